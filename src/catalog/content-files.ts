@@ -1,0 +1,123 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, extname, join } from 'node:path';
+import { parse } from 'yaml';
+import { ErrorEntryDocument, errorEntryId, parseErrorEntry } from '../error-reference/error-entry.document';
+import { ListingDocument, parseListing } from '../listings/listing.document';
+import type { CategoryCatalog } from './category-catalog';
+
+/** A problem with an editor's file, reported as `file: field: reason`. */
+export interface ContentProblem {
+  file: string;
+  field: string;
+  reason: string;
+}
+
+export interface LoadedListing {
+  file: string;
+  listing: ListingDocument;
+}
+export interface LoadedErrorEntry {
+  file: string;
+  id: string;
+  entry: ErrorEntryDocument;
+}
+
+export interface LoadedContent {
+  listings: LoadedListing[];
+  errorEntries: LoadedErrorEntry[];
+  problems: ContentProblem[];
+}
+
+const CONTENT_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
+/** Files in a content folder that are not listings or error entries. */
+const NOT_CONTENT = new Set(['categories.yaml', 'categories.yml', 'categories.json', 'package.json']);
+
+export function formatProblem(problem: ContentProblem): string {
+  return `${problem.file}: ${problem.field}: ${problem.reason}`;
+}
+
+/** Every content file under the given files and folders, sorted, each once. */
+export function collectFiles(paths: string[]): { files: string[]; problems: ContentProblem[] } {
+  const files = new Set<string>();
+  const problems: ContentProblem[] = [];
+  const visit = (path: string, explicit: boolean) => {
+    let stats;
+    try {
+      stats = statSync(path);
+    } catch {
+      problems.push({ file: path, field: '(file)', reason: 'does not exist' });
+      return;
+    }
+    if (stats.isDirectory()) {
+      for (const entry of readdirSync(path).sort()) {
+        if (!entry.startsWith('.')) visit(join(path, entry), false);
+      }
+    } else if (CONTENT_EXTENSIONS.has(extname(path)) && (explicit || !NOT_CONTENT.has(basename(path)))) {
+      files.add(path);
+    } else if (explicit) {
+      problems.push({ file: path, field: '(file)', reason: 'must be a .yaml, .yml or .json file' });
+    }
+  };
+  for (const path of paths) visit(path, true);
+  return { files: [...files].sort(), problems };
+}
+
+/**
+ * Reads and validates every file first: each is a listing (has `slug`) or an error entry (has `provider`
+ * and `status`). Cross-file rules: no slug or entry twice, known categories, and references (similar
+ * APIs, error providers) to listings that exist in these files or in the directory already.
+ */
+export function loadContent(paths: string[], categories: CategoryCatalog, existingListings: Set<string>): LoadedContent {
+  const { files, problems } = collectFiles(paths);
+  const listings: LoadedListing[] = [];
+  const errorEntries: LoadedErrorEntry[] = [];
+  // Slugs of every listing file, valid or not, so one bad file is reported once, not as a broken reference too.
+  const slugsInFiles = new Set<string>();
+  for (const file of files) {
+    let plain: unknown;
+    try {
+      plain = parse(readFileSync(file, 'utf8'));
+    } catch (error) {
+      problems.push({ file, field: '(file)', reason: `not valid ${extname(file) === '.json' ? 'JSON' : 'YAML'}: ${(error as Error).message.split('\n')[0]}` });
+      continue;
+    }
+    const record = (plain && typeof plain === 'object' ? plain : {}) as Record<string, unknown>;
+    if ('slug' in record) {
+      if (typeof record.slug === 'string') slugsInFiles.add(record.slug);
+      const { listing, problems: found } = parseListing(plain);
+      problems.push(...found.map((p) => ({ file, ...p })));
+      if (listing) listings.push({ file, listing });
+    } else if ('provider' in record || 'status' in record) {
+      const { entry, problems: found } = parseErrorEntry(plain);
+      problems.push(...found.map((p) => ({ file, ...p })));
+      if (entry) errorEntries.push({ file, id: errorEntryId(entry), entry });
+    } else {
+      problems.push({ file, field: '(document)', reason: 'is neither a listing (no `slug`) nor an error entry (no `provider` and `status`)' });
+    }
+  }
+
+  const slugFiles = new Map<string, string>();
+  for (const { file, listing } of listings) {
+    const other = slugFiles.get(listing.slug);
+    if (other) problems.push({ file, field: 'slug', reason: `'${listing.slug}' is also the slug of ${other}` });
+    else slugFiles.set(listing.slug, file);
+    if (!categories.has(listing.category)) {
+      problems.push({ file, field: 'category', reason: `unknown category '${listing.category}' (known: ${categories.all.map((c) => c.slug).join(', ')})` });
+    }
+  }
+  const exists = (slug: string) => slugsInFiles.has(slug) || existingListings.has(slug);
+  for (const { file, listing } of listings) {
+    listing.similarApis.forEach((slug, i) => {
+      if (slug === listing.slug) problems.push({ file, field: `similarApis.${i}`, reason: 'a listing is not similar to itself' });
+      else if (!exists(slug)) problems.push({ file, field: `similarApis.${i}`, reason: `no listing '${slug}'` });
+    });
+  }
+  const entryFiles = new Map<string, string>();
+  for (const { file, id, entry } of errorEntries) {
+    const other = entryFiles.get(id);
+    if (other) problems.push({ file, field: 'title', reason: `entry '${id}' is also in ${other}` });
+    else entryFiles.set(id, file);
+    if (!exists(entry.provider)) problems.push({ file, field: 'provider', reason: `no listing '${entry.provider}'` });
+  }
+  return { listings, errorEntries, problems };
+}

@@ -1,0 +1,51 @@
+/** Settings read once from the environment; every part of the service gets them through DI. */
+export class AppConfig {
+  readonly port: number;
+  readonly host: string;
+  readonly redisUrl: string;
+  /** Comma-separated host:port list; when set, the service talks to a Redis Cluster. */
+  readonly redisClusterNodes: string[];
+  /** Prefix of every key, so several directories (or test runs) can share one Redis. */
+  readonly namespace: string;
+  /** Run the projection runner inside this process (default) or leave it to a separate one. */
+  readonly projectorEnabled: boolean;
+  readonly projectorBatchSize: number;
+  readonly projectorLeaseMs: number;
+  readonly fixturesDir: string;
+  readonly publicBaseUrl: string | null;
+  readonly logLevel: string;
+  readonly logRequests: boolean;
+
+  constructor(env: NodeJS.ProcessEnv = process.env) {
+    this.port = intFrom(env.PORT, 3000);
+    this.host = env.HOST ?? '0.0.0.0';
+    this.redisUrl = env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+    this.redisClusterNodes = (env.REDIS_CLUSTER_NODES ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    this.namespace = env.REDIS_NAMESPACE ?? 'dir';
+    if (!/^[a-zA-Z0-9_.-]+$/.test(this.namespace)) {
+      throw new Error(`REDIS_NAMESPACE may only hold letters, digits, '_', '.', '-': got '${this.namespace}'`);
+    }
+    this.projectorEnabled = (env.PROJECTOR ?? 'on') !== 'off';
+    this.projectorBatchSize = intFrom(env.PROJECTOR_BATCH_SIZE, 500);
+    this.projectorLeaseMs = intFrom(env.PROJECTOR_LEASE_MS, 10_000);
+    this.fixturesDir = env.FIXTURES_DIR ?? 'fixtures';
+    this.publicBaseUrl = env.PUBLIC_BASE_URL ?? null;
+    this.logLevel = env.LOG_LEVEL ?? 'info';
+    this.logRequests = env.LOG_REQUESTS === 'on';
+  }
+
+  /** A copy with some settings replaced (tests and the CLI use it). */
+  with(overrides: Partial<AppConfig>): AppConfig {
+    return Object.assign(Object.create(AppConfig.prototype), this, overrides);
+  }
+}
+
+function intFrom(value: string | undefined, fallback: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`expected a non-negative integer, got '${value}'`);
+  return n;
+}

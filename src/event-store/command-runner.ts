@@ -1,0 +1,78 @@
+import { Injectable } from '@nestjs/common';
+import { Decision, DocumentAggregate, DocumentState, Outcome } from './document-aggregate';
+import { ConcurrencyConflictError } from './event-envelope';
+import { EventStore } from './event-store.service';
+
+/** What a command did, as the CLI reports it. */
+export interface CommandResult {
+  aggregateId: string;
+  outcome: Outcome;
+  /** Version of the aggregate after the command. */
+  version: number;
+  changedFields?: string[];
+  detail?: string;
+}
+
+/** How often a command that lost an append race is re-read and re-decided before it is reported. */
+export const MAX_CONFLICT_RETRIES = 3;
+
+/**
+ * Load, decide, append: the loop every command handler runs. A version conflict on append (another
+ * writer appended between our read and our write) is retried with fresh state at most
+ * MAX_CONFLICT_RETRIES times, then reported as a conflict. Nothing is ever overwritten blindly.
+ */
+@Injectable()
+export class CommandRunner {
+  constructor(private readonly store: EventStore) {}
+
+  async run<D extends object>(
+    aggregate: DocumentAggregate<D>,
+    aggregateId: string,
+    decide: (state: DocumentState<D>) => Decision,
+    actor: string,
+  ): Promise<CommandResult> {
+    let lastConflict: ConcurrencyConflictError | null = null;
+    for (let attempt = 0; attempt <= MAX_CONFLICT_RETRIES; attempt++) {
+      const state = aggregate.fold(await this.store.readAggregate(aggregate.aggregateType, aggregateId));
+      const decision = decide(state);
+      if (decision.events.length === 0) {
+        return { aggregateId, outcome: decision.outcome, version: state.version, detail: decision.detail };
+      }
+      try {
+        const stored = await this.store.append(aggregate.aggregateType, aggregateId, state.version, decision.events, actor);
+        return {
+          aggregateId,
+          outcome: decision.outcome,
+          version: stored[stored.length - 1].version,
+          changedFields: decision.changedFields,
+        };
+      } catch (error) {
+        if (!(error instanceof ConcurrencyConflictError)) throw error;
+        lastConflict = error;
+      }
+    }
+    return {
+      aggregateId,
+      outcome: 'conflict',
+      version: lastConflict?.actualVersion ?? 0,
+      detail: `still conflicting after ${MAX_CONFLICT_RETRIES} retries (${lastConflict?.message})`,
+    };
+  }
+
+  /** Decides without appending: what the command would do now (for --dry-run). */
+  async preview<D extends object>(
+    aggregate: DocumentAggregate<D>,
+    aggregateId: string,
+    decide: (state: DocumentState<D>) => Decision,
+  ): Promise<CommandResult> {
+    const state = aggregate.fold(await this.store.readAggregate(aggregate.aggregateType, aggregateId));
+    const decision = decide(state);
+    return {
+      aggregateId,
+      outcome: decision.outcome,
+      version: state.version + decision.events.length,
+      changedFields: decision.changedFields,
+      detail: decision.detail,
+    };
+  }
+}

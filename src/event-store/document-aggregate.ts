@@ -1,0 +1,121 @@
+import { EventEnvelope, NewEvent } from './event-envelope';
+
+/**
+ * The life of a versioned document that editors publish in full, revise in full, and withdraw: what
+ * listings and error entries have in common. `decide*` and `evolve` are pure: no I/O, no clock.
+ */
+export interface DocumentState<D> {
+  version: number;
+  /** The current document; null when never published or withdrawn. */
+  document: D | null;
+}
+
+export interface DocumentEventTypes {
+  published: string;
+  revised: string;
+  withdrawn: string;
+}
+
+export interface PublishedData<D> {
+  document: D;
+}
+export interface RevisedData<D> {
+  document: D;
+  changedFields: string[];
+}
+export interface WithdrawnData {
+  reason: string | null;
+}
+
+export type Outcome = 'published' | 'revised' | 'unchanged' | 'withdrawn' | 'not-found' | 'conflict';
+
+export interface Decision {
+  outcome: Outcome;
+  events: NewEvent[];
+  changedFields?: string[];
+  detail?: string;
+}
+
+export class DocumentAggregate<D extends object> {
+  constructor(
+    readonly aggregateType: string,
+    readonly types: DocumentEventTypes,
+  ) {}
+
+  initial(): DocumentState<D> {
+    return { version: 0, document: null };
+  }
+
+  evolve(state: DocumentState<D>, event: EventEnvelope): DocumentState<D> {
+    switch (event.type) {
+      case this.types.published:
+      case this.types.revised:
+        return { version: event.version, document: (event.data as PublishedData<D>).document };
+      case this.types.withdrawn:
+        return { version: event.version, document: null };
+      default:
+        throw new Error(`${this.aggregateType}: unknown event type '${event.type}'`);
+    }
+  }
+
+  fold(events: EventEnvelope[]): DocumentState<D> {
+    return events.reduce((state, event) => this.evolve(state, event), this.initial());
+  }
+
+  /**
+   * Publish or revise with a full document. `baseVersion`, when given, is the version the editor's
+   * change was based on: if someone else changed the document since, that is a conflict to report,
+   * never an overwrite.
+   */
+  decidePublish(state: DocumentState<D>, document: D, baseVersion?: number): Decision {
+    const changedFields = state.document ? diffFields(state.document, document) : null;
+    if (changedFields && changedFields.length === 0) return { outcome: 'unchanged', events: [] };
+    if (baseVersion !== undefined && baseVersion !== state.version) {
+      return {
+        outcome: 'conflict',
+        events: [],
+        detail: `changed by someone else since version ${baseVersion} (now version ${state.version})`,
+      };
+    }
+    if (!changedFields) {
+      return { outcome: 'published', events: [{ type: this.types.published, data: { document } }] };
+    }
+    return {
+      outcome: 'revised',
+      changedFields,
+      events: [{ type: this.types.revised, data: { document, changedFields } satisfies RevisedData<D> }],
+    };
+  }
+
+  decideWithdraw(state: DocumentState<D>, reason: string | null, baseVersion?: number): Decision {
+    if (!state.document) return { outcome: 'not-found', events: [] };
+    if (baseVersion !== undefined && baseVersion !== state.version) {
+      return { outcome: 'conflict', events: [], detail: `changed since version ${baseVersion}` };
+    }
+    return { outcome: 'withdrawn', events: [{ type: this.types.withdrawn, data: { reason } satisfies WithdrawnData }] };
+  }
+}
+
+/** Names of the top-level fields whose values differ (order of `next`, then removed fields). */
+export function diffFields(previous: object, next: object): string[] {
+  const before = previous as Record<string, unknown>;
+  const after = next as Record<string, unknown>;
+  const changed: string[] = [];
+  for (const key of Object.keys(after)) {
+    if (canonicalJson(before[key]) !== canonicalJson(after[key])) changed.push(key);
+  }
+  for (const key of Object.keys(before)) {
+    if (!(key in after)) changed.push(key);
+  }
+  return changed;
+}
+
+/** JSON with object keys sorted, so equal content compares equal whatever the key order. */
+export function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => {
+    if (v && typeof v === 'object' && !Array.isArray(v)) {
+      return Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+    }
+    return v;
+  }) ?? 'undefined';
+}

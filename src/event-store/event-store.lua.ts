@@ -1,0 +1,46 @@
+/**
+ * Appends events to one aggregate if its version is still the expected one, in one atomic step.
+ * KEYS[1] global stream, KEYS[2] hash of aggregate versions, KEYS[3] list of the aggregate's stream ids.
+ * ARGV[1] aggregate stream name, ARGV[2] expected version, then pairs of (event type, envelope JSON).
+ * Returns {1, id...} on success, {0, actualVersion} on a version conflict.
+ */
+export const APPEND_EVENTS_LUA = `
+local current = tonumber(redis.call('HGET', KEYS[2], ARGV[1]) or '0')
+local expected = tonumber(ARGV[2])
+if current ~= expected then
+  return {0, current}
+end
+local result = {1}
+local n = 0
+for i = 3, #ARGV, 2 do
+  n = n + 1
+  local id = redis.call('XADD', KEYS[1], '*', 'type', ARGV[i], 'stream', ARGV[1], 'version', expected + n, 'event', ARGV[i + 1])
+  redis.call('RPUSH', KEYS[3], id)
+  result[#result + 1] = id
+end
+redis.call('HSET', KEYS[2], ARGV[1], expected + n)
+return result
+`;
+
+/**
+ * Reads one aggregate's events in order: its id list, then each entry of the global stream.
+ * KEYS[1] global stream, KEYS[2] list of the aggregate's stream ids. Returns {id, envelope JSON, ...}.
+ */
+export const READ_AGGREGATE_LUA = `
+local ids = redis.call('LRANGE', KEYS[2], 0, -1)
+local out = {}
+for _, id in ipairs(ids) do
+  local entries = redis.call('XRANGE', KEYS[1], id, id)
+  local entry = entries[1]
+  if entry then
+    local fields = entry[2]
+    for i = 1, #fields, 2 do
+      if fields[i] == 'event' then
+        out[#out + 1] = id
+        out[#out + 1] = fields[i + 1]
+      end
+    end
+  end
+end
+return out
+`;

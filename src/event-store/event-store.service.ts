@@ -1,0 +1,138 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { RedisConnection } from '../redis/redis-connection';
+import { ConcurrencyConflictError, EventEnvelope, NewEvent, StoredEvent } from './event-envelope';
+
+export const EVENT_SCHEMA_VERSION = 1;
+
+/**
+ * The event store: one Redis stream holds every event in global order; a hash holds each aggregate's
+ * version; a list per aggregate holds the ids of its events. Appends are atomic Lua scripts with an
+ * expected-version check. The stream is never trimmed.
+ */
+@Injectable()
+export class EventStore {
+  constructor(private readonly redis: RedisConnection) {}
+
+  /**
+   * Appends events to an aggregate whose current version must be `expectedVersion` (0 = new).
+   * Throws ConcurrencyConflictError when another writer got there first.
+   */
+  async append(
+    aggregateType: string,
+    aggregateId: string,
+    expectedVersion: number,
+    events: NewEvent[],
+    actor: string,
+  ): Promise<StoredEvent[]> {
+    if (events.length === 0) return [];
+    const stream = streamName(aggregateType, aggregateId);
+    const occurredAt = new Date().toISOString();
+    const envelopes: EventEnvelope[] = events.map((event, i) => ({
+      id: randomUUID(),
+      type: event.type,
+      aggregateType,
+      aggregateId,
+      version: expectedVersion + i + 1,
+      occurredAt,
+      actor,
+      schemaVersion: EVENT_SCHEMA_VERSION,
+      data: event.data,
+    }));
+    const args: string[] = [];
+    for (const envelope of envelopes) args.push(envelope.type, JSON.stringify(envelope));
+    const keys = this.redis.keys;
+    const reply = await this.redis.client.appendEvents(
+      keys.events,
+      keys.versions,
+      keys.aggregateEvents(stream),
+      stream,
+      expectedVersion,
+      ...args,
+    );
+    if (Number(reply[0]) !== 1) {
+      throw new ConcurrencyConflictError(stream, expectedVersion, Number(reply[1]));
+    }
+    return envelopes.map((envelope, i) => ({ ...envelope, position: String(reply[i + 1]) }));
+  }
+
+  /** All events of one aggregate, oldest first. */
+  async readAggregate(aggregateType: string, aggregateId: string): Promise<StoredEvent[]> {
+    const keys = this.redis.keys;
+    const reply = await this.redis.client.readAggregate(
+      keys.events,
+      keys.aggregateEvents(streamName(aggregateType, aggregateId)),
+    );
+    const events: StoredEvent[] = [];
+    for (let i = 0; i < reply.length; i += 2) {
+      events.push({ ...(JSON.parse(reply[i + 1]) as EventEnvelope), position: reply[i] });
+    }
+    return events;
+  }
+
+  /** Up to `count` events of the global stream strictly after `after` ('0-0' = from the start). */
+  async readAll(after: string, count: number): Promise<StoredEvent[]> {
+    const entries = (await this.redis.client.xrange(this.redis.keys.events, `(${after}`, '+', 'COUNT', count)) as Array<
+      [string, string[]]
+    >;
+    return entries.map(([id, fields]) => parseEntry(id, fields));
+  }
+
+  /**
+   * Waits up to `blockMs` for events after `after` on a dedicated connection, then returns them
+   * (or nothing). Used by the projection runner so new events are applied as soon as they land.
+   */
+  async waitForEvents(
+    client: RedisConnection['client'],
+    after: string,
+    count: number,
+    blockMs: number,
+  ): Promise<StoredEvent[]> {
+    const reply = (await client.xread('COUNT', count, 'BLOCK', blockMs, 'STREAMS', this.redis.keys.events, after)) as
+      | Array<[string, Array<[string, string[]]>]>
+      | null;
+    if (!reply) return [];
+    return reply[0][1].map(([id, fields]) => parseEntry(id, fields));
+  }
+
+  /** Position of the newest event, or '0-0' when the store is empty. */
+  async lastPosition(): Promise<string> {
+    const entries = (await this.redis.client.xrevrange(this.redis.keys.events, '+', '-', 'COUNT', 1)) as Array<
+      [string, string[]]
+    >;
+    return entries.length > 0 ? entries[0][0] : '0-0';
+  }
+
+  async count(): Promise<number> {
+    return this.redis.client.xlen(this.redis.keys.events);
+  }
+
+  /** Current version of every aggregate of a type (aggregate id -> version). */
+  async versionsOf(aggregateType: string): Promise<Map<string, number>> {
+    const all = await this.redis.client.hgetall(this.redis.keys.versions);
+    const prefix = `${aggregateType}:`;
+    const versions = new Map<string, number>();
+    for (const [stream, version] of Object.entries(all)) {
+      if (stream.startsWith(prefix)) versions.set(stream.slice(prefix.length), Number(version));
+    }
+    return versions;
+  }
+}
+
+export function streamName(aggregateType: string, aggregateId: string): string {
+  return `${aggregateType}:${aggregateId}`;
+}
+
+function parseEntry(id: string, fields: string[]): StoredEvent {
+  for (let i = 0; i < fields.length; i += 2) {
+    if (fields[i] === 'event') return { ...(JSON.parse(fields[i + 1]) as EventEnvelope), position: id };
+  }
+  throw new Error(`event store entry ${id} has no 'event' field`);
+}
+
+/** Compares two stream ids ('ms-seq'); negative when a < b. */
+export function comparePositions(a: string, b: string): number {
+  const [am, as] = a.split('-').map(Number);
+  const [bm, bs] = b.split('-').map(Number);
+  return am !== bm ? am - bm : as - bs;
+}

@@ -1,0 +1,127 @@
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsString,
+  Length,
+  Matches,
+  Max,
+  Min,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
+import {
+  HasHan,
+  IsHttpsUrl,
+  IsIsoDate,
+  IsNotReservedSlug,
+  IsSlug,
+  IsTag,
+  validatePlain,
+  FieldProblem,
+} from '../catalog/validation';
+
+export const LISTING_STATUSES = ['online', 'beta', 'deprecated'] as const;
+export type ListingStatus = (typeof LISTING_STATUSES)[number];
+export const CODE_LANGUAGES = ['bash', 'python', 'javascript', 'typescript', 'go', 'java', 'ruby', 'php', 'csharp', 'json'];
+
+export class CodeExampleDto {
+  @IsString({ message: 'must be a string' })
+  @Length(1, 120, { message: 'must be 1-120 characters' })
+  label: string;
+
+  @IsIn(CODE_LANGUAGES, { message: `must be one of ${CODE_LANGUAGES.join(', ')}` })
+  language: string;
+
+  @IsString({ message: 'must be a string' })
+  @Length(1, 6000, { message: 'must be 1-6000 characters' })
+  code: string;
+}
+
+const text = (min: number, max: number) => [
+  IsString({ message: 'must be a string' }),
+  Length(min, max, { message: `must be ${min}-${max} characters` }),
+];
+const list = (min: number, max: number) => [
+  IsArray({ message: 'must be a list' }),
+  ArrayMinSize(min, { message: `must have at least ${min} item(s)` }),
+  ArrayMaxSize(max, { message: `must have at most ${max} items` }),
+];
+const textItems = (max: number) => [
+  IsString({ each: true, message: 'each item must be a string' }),
+  Length(1, max, { each: true, message: `each item must be 1-${max} characters` }),
+];
+function apply(...decorators: PropertyDecorator[]): PropertyDecorator {
+  return (target, key) => decorators.forEach((d) => d(target, key));
+}
+
+/**
+ * One API listing, as an editor writes it in `fixtures/listings/<slug>.yaml` and as events carry it.
+ * Every field of the spec's tool listing, with its type and bounds. Shared by ingest and the service.
+ */
+export class ListingDocumentDto {
+  @IsSlug() @IsNotReservedSlug() slug: string;
+  @apply(...text(1, 120)) name: string;
+  @apply(...text(1, 120)) @HasHan() nameCn: string;
+  @IsSlug({ message: 'must be a category slug' }) category: string;
+  @apply(...text(20, 300)) description: string;
+  @apply(...text(10, 300)) @HasHan() descriptionCn: string;
+  @IsHttpsUrl() website: string;
+  @IsHttpsUrl() docsUrl: string;
+  /** The provider's own domains; URLs of the listing must live on them (checked by the content check). */
+  @apply(...list(1, 10))
+  @Matches(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/, { each: true, message: 'each item must be a lowercase domain name' })
+  domains: string[];
+  @apply(...text(3, 400)) pricing: string;
+  @apply(...list(1, 10), ...textItems(300)) auth: string[];
+  @apply(...text(3, 400)) @Matches(/\d/, { message: 'must state a number of requests' }) rateLimit: string;
+  @apply(...text(2, 200)) latency: string;
+  @ValidateIf((o: ListingDocumentDto) => o.maxTokens !== null)
+  @apply(...text(1, 120))
+  maxTokens: string | null;
+  @IsInt({ message: 'must be an integer' }) @Min(0, { message: 'must be 0-100' }) @Max(100, { message: 'must be 0-100' })
+  popularity: number;
+  @apply(...list(1, 30)) @IsHttpsUrl({ each: true, message: 'each item must be an absolute https:// URL' }) endpoints: string[];
+  @apply(...list(1, 20), ...textItems(40)) sdks: string[];
+  @apply(...list(0, 20), ...textItems(300)) features: string[];
+  @apply(...list(0, 20), ...textItems(400)) usageTips: string[];
+  @IsBoolean({ message: 'must be true or false' }) sponsored: boolean;
+  @IsIn(LISTING_STATUSES, { message: `must be one of ${LISTING_STATUSES.join(', ')}` }) status: ListingStatus;
+  @apply(...list(1, 30)) @IsTag({ each: true }) tags: string[];
+  @apply(...list(0, 10)) @IsSlug({ each: true, message: 'each item must be a listing slug' }) similarApis: string[];
+  @IsIsoDate() lastUpdated: string;
+  @apply(...list(1, 10))
+  @ValidateNested({ each: true })
+  @Type(() => CodeExampleDto)
+  codeExamples: CodeExampleDto[];
+}
+
+/** The listing as stored in events and read models: a plain object with fields in this fixed order. */
+export type ListingDocument = {
+  [K in keyof ListingDocumentDto]: ListingDocumentDto[K] extends CodeExampleDto[] ? CodeExample[] : ListingDocumentDto[K];
+};
+export interface CodeExample {
+  label: string;
+  language: string;
+  code: string;
+}
+
+export const LISTING_FIELDS: Array<keyof ListingDocument> = [
+  'slug', 'name', 'nameCn', 'category', 'description', 'descriptionCn', 'website', 'docsUrl', 'domains',
+  'pricing', 'auth', 'rateLimit', 'latency', 'maxTokens', 'popularity', 'endpoints', 'sdks', 'features',
+  'usageTips', 'sponsored', 'status', 'tags', 'similarApis', 'lastUpdated', 'codeExamples',
+];
+
+/** Validates one listing and returns it in canonical form (field order fixed, plain data only). */
+export function parseListing(plain: unknown): { listing?: ListingDocument; problems: FieldProblem[] } {
+  const { value, problems } = validatePlain(ListingDocumentDto, plain);
+  if (!value) return { problems };
+  const listing = {} as Record<string, unknown>;
+  for (const field of LISTING_FIELDS) listing[field] = value[field];
+  listing.codeExamples = value.codeExamples.map(({ label, language, code }) => ({ label, language, code }));
+  return { listing: listing as ListingDocument, problems };
+}

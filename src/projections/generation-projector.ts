@@ -1,0 +1,240 @@
+import type { ChainableCommander } from 'ioredis';
+import type { CategoryCatalog } from '../catalog/category-catalog';
+import { PublishedData } from '../event-store/document-aggregate';
+import type { StoredEvent } from '../event-store/event-envelope';
+import { ErrorEntryDocument, errorEntryId } from '../error-reference/error-entry.document';
+import { ERROR_ENTRY_AGGREGATE } from '../error-reference/error-entry.aggregate';
+import { ERROR_ENTRY_PUBLISHED, ERROR_ENTRY_REVISED, ERROR_ENTRY_WITHDRAWN } from '../error-reference/events/error-entry-events';
+import { LISTING_AGGREGATE } from '../listings/listing.aggregate';
+import type { ListingDocument } from '../listings/listing.document';
+import { LISTING_PUBLISHED, LISTING_REVISED, LISTING_WITHDRAWN } from '../listings/events/listing-events';
+import type { RedisClient } from '../redis/redis-connection';
+import type { GenerationKeys } from '../redis/redis-keys';
+import { listingPostings, SearchIndexWriter } from '../search/search-index.writer';
+import { TOKENIZER_VERSION } from '../search/tokenizer';
+import { CatalogState, cardOf } from './catalog-state';
+import { renderCategories } from './projectors/categories.projector';
+import { renderErrorEntry } from './projectors/error-reference.projector';
+import { relatedListings, renderListing } from './projectors/tool-detail.projector';
+
+/** Bump when what the projectors write changes shape: generations built by another version are rebuilt. */
+export const READ_MODEL_VERSION = `1.${TOKENIZER_VERSION}`;
+export const START_POSITION = '0-0';
+
+/** What a batch of events leaves behind, per aggregate: the final document, or null when withdrawn. */
+interface BatchChanges {
+  listings: Map<string, ListingDocument | null>;
+  errors: Map<string, ErrorEntryDocument | null>;
+}
+
+/**
+ * Applies events to one generation of read models. Each batch is one MULTI/EXEC that writes the read
+ * models and the new checkpoint, guarded by WATCH on the checkpoint (compare-and-set): a crash at any
+ * point leaves either the whole batch or none of it, and a second writer loses instead of doubling.
+ * It must run on a connection of its own (WATCH is per connection).
+ */
+export class GenerationProjector {
+  readonly state = new CatalogState();
+  private readonly index: SearchIndexWriter;
+
+  constructor(
+    private readonly client: RedisClient,
+    readonly generation: number,
+    readonly keys: GenerationKeys,
+    private readonly categories: CategoryCatalog,
+  ) {
+    this.index = new SearchIndexWriter(keys, this.state.dictionary);
+  }
+
+  /** Loads the working memory from the generation's read models; returns its checkpoint. */
+  async load(): Promise<string> {
+    const keys = this.keys;
+    let cursor = '0';
+    do {
+      const [next, flat] = await this.client.hscan(keys.sources, cursor, 'COUNT', 1000);
+      cursor = next;
+      for (let i = 0; i < flat.length; i += 2) this.state.setCard(cardOf(JSON.parse(flat[i + 1]) as ListingDocument));
+    } while (cursor !== '0');
+    const errors = await this.client.hgetall(keys.errorSources);
+    for (const [id, json] of Object.entries(errors)) this.state.errors.set(id, JSON.parse(json) as ErrorEntryDocument);
+    for (const card of this.state.cards.values()) {
+      const { uses, filledFrom } = relatedListings(card, this.state);
+      this.state.setDependencies(card.slug, uses, filledFrom);
+    }
+    for (const term of await this.client.zrange(keys.termDictionary, '0', '-1')) this.state.dictionary.add(term);
+    return (await this.client.get(keys.checkpoint)) ?? START_POSITION;
+  }
+
+  /** Marks a new generation with the versions that built it. */
+  async initialise(): Promise<void> {
+    await this.client.hset(this.keys.meta, { readModelVersion: READ_MODEL_VERSION, createdAt: new Date().toISOString() });
+  }
+
+  async readModelVersion(): Promise<string | null> {
+    return this.client.hget(this.keys.meta, 'readModelVersion');
+  }
+
+  /**
+   * Applies a batch that follows `checkpoint`. Returns false, writing nothing, when the checkpoint moved
+   * under us (another runner); the working memory is then stale and the caller must reload.
+   */
+  async applyBatch(events: StoredEvent[], checkpoint: string): Promise<boolean> {
+    if (events.length === 0) return true;
+    const keys = this.keys;
+    const changes = foldBatch(events);
+    const touched = [...changes.listings.keys()];
+
+    await this.client.watch(keys.checkpoint);
+    const current = (await this.client.get(keys.checkpoint)) ?? START_POSITION;
+    if (current !== checkpoint) {
+      await this.client.unwatch();
+      return false;
+    }
+    const previousJson = touched.length > 0 ? await this.client.hmget(keys.sources, ...touched) : [];
+    const previous = new Map<string, ListingDocument | null>();
+    touched.forEach((slug, i) => previous.set(slug, previousJson[i] ? (JSON.parse(previousJson[i]!) as ListingDocument) : null));
+
+    const tx = this.client.multi();
+    const dirty = this.applyListingChanges(tx, changes.listings, previous);
+    this.applyErrorChanges(tx, changes.errors, dirty);
+    await this.renderDirty(tx, dirty, changes.listings);
+    if (touched.length > 0 || changes.errors.size > 0) tx.set(keys.categoriesBody, renderCategories(this.state, this.categories));
+    tx.set(keys.checkpoint, events[events.length - 1].position);
+    const result = await tx.exec();
+    if (result === null) return false;
+    const failed = result.find(([error]) => error);
+    if (failed) throw failed[0];
+    return true;
+  }
+
+  /** Writes sources, browse sets and the search index; returns the listings to re-render. */
+  private applyListingChanges(
+    tx: ChainableCommander,
+    listings: Map<string, ListingDocument | null>,
+    previous: Map<string, ListingDocument | null>,
+  ): Set<string> {
+    const keys = this.keys;
+    const state = this.state;
+    const dirty = new Set<string>();
+    const categoriesTouched = new Set<string>();
+    for (const [slug, next] of listings) {
+      const before = previous.get(slug) ?? null;
+      if (before) categoriesTouched.add(before.category);
+      if (next) categoriesTouched.add(next.category);
+    }
+    const topsBefore = new Map([...categoriesTouched].map((c) => [c, state.categoryTop(c).join(',')]));
+
+    for (const [slug, next] of listings) {
+      const before = previous.get(slug) ?? null;
+      for (const dependent of state.usedBy.get(slug) ?? []) dirty.add(dependent);
+      this.index.replace(
+        tx,
+        slug,
+        before ? listingPostings(before, this.categories.get(before.category)) : null,
+        next ? listingPostings(next, this.categories.get(next.category)) : null,
+      );
+      if (before && (!next || before.category !== next.category)) tx.zrem(keys.browseCategory(before.category), slug);
+      if (next) {
+        tx.hset(keys.sources, slug, JSON.stringify(next));
+        tx.zadd(keys.browseAll, -next.popularity, slug);
+        tx.zadd(keys.browseCategory(next.category), -next.popularity, slug);
+        state.setCard(cardOf(next));
+        dirty.add(slug);
+      } else {
+        tx.hdel(keys.sources, slug);
+        tx.hdel(keys.details, slug);
+        tx.hdel(keys.summaries, slug);
+        tx.hdel(keys.comparisons, slug);
+        tx.zrem(keys.browseAll, slug);
+        state.forget(slug);
+        dirty.delete(slug);
+      }
+    }
+    for (const category of categoriesTouched) {
+      if (state.categoryTop(category).join(',') !== topsBefore.get(category)) {
+        for (const user of state.fillUsers.get(category) ?? []) dirty.add(user);
+      }
+    }
+    for (const slug of listings.keys()) {
+      for (const entry of state.errors.values()) if (entry.provider === slug) dirty.add(`error:${errorEntryId(entry)}`);
+    }
+    return dirty;
+  }
+
+  private applyErrorChanges(tx: ChainableCommander, errors: Map<string, ErrorEntryDocument | null>, dirty: Set<string>): void {
+    const keys = this.keys;
+    for (const [id, next] of errors) {
+      const before = this.state.errors.get(id);
+      if (before) dirty.add(before.provider);
+      if (next) {
+        this.state.errors.set(id, next);
+        tx.hset(keys.errorSources, id, JSON.stringify(next));
+        dirty.add(next.provider);
+        dirty.add(`error:${id}`);
+      } else {
+        this.state.errors.delete(id);
+        tx.hdel(keys.errorSources, id);
+        tx.hdel(keys.errorEntries, id);
+      }
+    }
+  }
+
+  /** Renders every dirty listing (and error entry, marked `error:<id>`) into the transaction. */
+  private async renderDirty(
+    tx: ChainableCommander,
+    dirty: Set<string>,
+    batch: Map<string, ListingDocument | null>,
+  ): Promise<void> {
+    const keys = this.keys;
+    const slugs = [...dirty].filter((s) => !s.startsWith('error:') && this.state.cards.has(s));
+    const missing = slugs.filter((s) => !batch.get(s));
+    const fetched = missing.length > 0 ? await this.client.hmget(keys.sources, ...missing) : [];
+    const documents = new Map<string, ListingDocument>();
+    missing.forEach((slug, i) => documents.set(slug, JSON.parse(fetched[i]!) as ListingDocument));
+    for (const slug of slugs) {
+      const listing = batch.get(slug) ?? documents.get(slug)!;
+      const rendered = renderListing(listing, this.state, this.categories);
+      this.state.setDependencies(slug, rendered.uses, rendered.filledFrom);
+      tx.hset(keys.details, slug, rendered.detail);
+      tx.hset(keys.summaries, slug, rendered.summary);
+      tx.hset(keys.comparisons, slug, rendered.comparison);
+    }
+    for (const marker of dirty) {
+      if (!marker.startsWith('error:')) continue;
+      const entry = this.state.errors.get(marker.slice('error:'.length));
+      if (entry) tx.hset(keys.errorEntries, errorEntryId(entry), renderErrorEntry(entry, this.state));
+    }
+  }
+}
+
+/** Folds a batch into the final state of each aggregate it touches. */
+export function foldBatch(events: StoredEvent[]): BatchChanges {
+  const listings = new Map<string, ListingDocument | null>();
+  const errors = new Map<string, ErrorEntryDocument | null>();
+  for (const event of events) {
+    switch (event.type) {
+      case LISTING_PUBLISHED:
+      case LISTING_REVISED:
+        listings.set(event.aggregateId, (event.data as PublishedData<ListingDocument>).document);
+        break;
+      case LISTING_WITHDRAWN:
+        listings.set(event.aggregateId, null);
+        break;
+      case ERROR_ENTRY_PUBLISHED:
+      case ERROR_ENTRY_REVISED:
+        errors.set(event.aggregateId, (event.data as PublishedData<ErrorEntryDocument>).document);
+        break;
+      case ERROR_ENTRY_WITHDRAWN:
+        errors.set(event.aggregateId, null);
+        break;
+      default:
+        throw new Error(
+          `event ${event.position} has unknown type '${event.type}' (aggregate ${event.aggregateType}); ` +
+            `is a newer version of the service writing to this store?`,
+        );
+    }
+  }
+  return { listings, errors };
+}
+
+export { LISTING_AGGREGATE, ERROR_ENTRY_AGGREGATE };

@@ -1,0 +1,68 @@
+import type { RedisClient } from '../redis/redis-connection';
+import type { RedisKeys } from '../redis/redis-keys';
+
+/** How long a replaced generation stays readable, for readers that still point at it. */
+export const RETIRED_GENERATION_GRACE_MS = 30_000;
+
+/**
+ * Read models live in numbered generations; one pointer names the live one. A rebuild fills a new
+ * generation from the whole log and then moves the pointer in one SET, so readers never see a half-built
+ * generation. Replaced generations are deleted after a grace period.
+ */
+export class Generations {
+  constructor(
+    private readonly client: RedisClient,
+    private readonly keys: RedisKeys,
+  ) {}
+
+  async current(): Promise<number | null> {
+    const value = await this.client.get(this.keys.currentGeneration);
+    return value === null ? null : Number(value);
+  }
+
+  /** A fresh generation number, never used before. */
+  async allocate(): Promise<number> {
+    return this.client.incr(this.keys.generationCounter);
+  }
+
+  /** Makes `generation` live if no generation is live yet; returns the live one. */
+  async adoptIfNone(generation: number): Promise<number> {
+    await this.client.set(this.keys.currentGeneration, generation, 'NX');
+    return (await this.current())!;
+  }
+
+  /** Makes `generation` live and retires the previous one. */
+  async switchTo(generation: number): Promise<void> {
+    const previous = await this.client.getset(this.keys.currentGeneration, String(generation));
+    if (previous !== null && Number(previous) !== generation) {
+      await this.client.zadd(this.keys.retiredGenerations, Date.now(), previous);
+    }
+  }
+
+  /** Marks a generation that will never go live (an abandoned rebuild) for deletion. */
+  async discard(generation: number): Promise<void> {
+    await this.client.zadd(this.keys.retiredGenerations, Date.now() - RETIRED_GENERATION_GRACE_MS, String(generation));
+  }
+
+  /** Deletes generations retired longer ago than the grace period. Returns how many were deleted. */
+  async deleteRetired(now = Date.now()): Promise<number> {
+    const due = await this.client.zrangebyscore(this.keys.retiredGenerations, '-inf', now - RETIRED_GENERATION_GRACE_MS);
+    for (const generation of due) {
+      await this.deleteKeys(`${this.keys.generation(Number(generation)).tag}:*`);
+      await this.client.zrem(this.keys.retiredGenerations, generation);
+    }
+    return due.length;
+  }
+
+  private async deleteKeys(pattern: string): Promise<void> {
+    const nodes = 'nodes' in this.client ? this.client.nodes('master') : [this.client];
+    for (const node of nodes) {
+      let cursor = '0';
+      do {
+        const [next, keys] = await node.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+        cursor = next;
+        if (keys.length > 0) await node.unlink(...keys);
+      } while (cursor !== '0');
+    }
+  }
+}

@@ -1,0 +1,210 @@
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { CategoryCatalog } from '../catalog/category-catalog';
+import { AppConfig } from '../config/app-config';
+import { comparePositions, EventStore } from '../event-store/event-store.service';
+import { RedisClient, RedisConnection } from '../redis/redis-connection';
+import { GenerationProjector, READ_MODEL_VERSION, START_POSITION } from './generation-projector';
+import { Generations } from './generations';
+import { ProjectorLease } from './projector-lease';
+
+export interface RebuildReport {
+  generation: number;
+  events: number;
+  milliseconds: number;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Keeps the read models up to date: reads the global stream from the live generation's checkpoint and
+ * applies it in batches (see GenerationProjector). Holds a lease so that one runner is active at a time;
+ * resumes from the stored checkpoint after a crash. Also rebuilds a new generation from the whole log.
+ */
+@Injectable()
+export class ProjectionRunner implements OnApplicationShutdown {
+  private readonly logger = new Logger(ProjectionRunner.name);
+  private readonly generations: Generations;
+  private readonly lease: ProjectorLease;
+  private transactions: RedisClient | null = null;
+  private blocking: RedisClient | null = null;
+  private projector: GenerationProjector | null = null;
+  private checkpoint = START_POSITION;
+  private holding = false;
+  private running: Promise<void> | null = null;
+  private stopping = false;
+  private lastCleanup = 0;
+
+  constructor(
+    private readonly redis: RedisConnection,
+    private readonly store: EventStore,
+    private readonly config: AppConfig,
+    private readonly categories: CategoryCatalog,
+  ) {
+    this.generations = new Generations(redis.client, redis.keys);
+    this.lease = new ProjectorLease(redis.client, redis.keys.projectorLease, config.projectorLeaseMs);
+  }
+
+  /** Starts the background loop (the API process does this unless PROJECTOR=off). */
+  start(): void {
+    if (this.running) return;
+    this.stopping = false;
+    this.running = this.loop();
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.running;
+    this.running = null;
+    if (this.holding) await this.lease.release().catch(() => undefined);
+    this.holding = false;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.stop();
+  }
+
+  get isHoldingLease(): boolean {
+    return this.holding;
+  }
+
+  /**
+   * Projects everything up to the end of the stream in this process, if no other runner holds the lease.
+   * Returns false when another runner is active (it will apply the events).
+   */
+  async catchUp(): Promise<boolean> {
+    if (!(await this.lease.tryAcquire())) return false;
+    this.holding = true;
+    try {
+      while (await this.step(0)) {
+        /* until the stream is drained */
+      }
+      return true;
+    } finally {
+      await this.lease.release();
+      this.holding = false;
+    }
+  }
+
+  /** Waits until the live generation has applied the event at `position`. */
+  async waitUntilProjected(position: string, timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const generation = await this.generations.current();
+      if (generation !== null) {
+        const checkpoint = await this.redis.client.get(this.redis.keys.generation(generation).checkpoint);
+        if (checkpoint && comparePositions(checkpoint, position) >= 0) return true;
+      }
+      await sleep(50);
+    }
+    return false;
+  }
+
+  /** Builds a new generation from the whole log, then makes it live in one step. */
+  async rebuild(onProgress?: (applied: number, total: number) => void): Promise<RebuildReport> {
+    const started = Date.now();
+    const total = await this.store.count();
+    const generation = await this.generations.allocate();
+    const projector = new GenerationProjector(this.txClient(), generation, this.redis.keys.generation(generation), this.categories);
+    await projector.initialise();
+    let checkpoint = START_POSITION;
+    let applied = 0;
+    try {
+      for (;;) {
+        const events = await this.store.readAll(checkpoint, Math.max(this.config.projectorBatchSize, 1000));
+        if (events.length === 0) break;
+        if (!(await projector.applyBatch(events, checkpoint))) {
+          throw new Error(`generation ${generation} was written by someone else during the rebuild`);
+        }
+        checkpoint = events[events.length - 1].position;
+        applied += events.length;
+        onProgress?.(applied, Math.max(total, applied));
+      }
+    } catch (error) {
+      await this.generations.discard(generation);
+      throw error;
+    }
+    await this.generations.switchTo(generation);
+    return { generation, events: applied, milliseconds: Date.now() - started };
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopping) {
+      try {
+        if (!(await this.ensureLease())) {
+          await sleep(Math.min(1000, this.config.projectorLeaseMs / 2));
+          continue;
+        }
+        await this.step(Math.min(1000, Math.floor(this.config.projectorLeaseMs / 3)));
+        if (Date.now() - this.lastCleanup > 10_000) {
+          this.lastCleanup = Date.now();
+          await this.generations.deleteRetired();
+        }
+      } catch (error) {
+        this.logger.error(`projection step failed, reloading: ${(error as Error).stack ?? error}`);
+        this.projector = null;
+        await sleep(1000);
+      }
+    }
+  }
+
+  private async ensureLease(): Promise<boolean> {
+    if (this.holding) {
+      this.holding = await this.lease.renew();
+      if (!this.holding) {
+        this.logger.warn('projector lease lost; another runner took over');
+        this.projector = null;
+      }
+      return this.holding;
+    }
+    this.holding = await this.lease.tryAcquire();
+    if (this.holding) this.projector = null;
+    return this.holding;
+  }
+
+  /** One batch: returns true when events were applied. `blockMs` 0 means do not wait for new events. */
+  private async step(blockMs: number): Promise<boolean> {
+    const projector = await this.ensureProjector();
+    const batch = this.config.projectorBatchSize;
+    const events =
+      blockMs > 0
+        ? await this.store.waitForEvents(this.blockingClient(), this.checkpoint, batch, blockMs)
+        : await this.store.readAll(this.checkpoint, batch);
+    if (events.length === 0) return false;
+    if (await projector.applyBatch(events, this.checkpoint)) {
+      this.checkpoint = events[events.length - 1].position;
+    } else {
+      this.projector = null;
+    }
+    return true;
+  }
+
+  /** The projector of the live generation, (re)loaded when the live generation changed. */
+  private async ensureProjector(): Promise<GenerationProjector> {
+    let generation = await this.generations.current();
+    if (generation === null) {
+      const fresh = await this.generations.allocate();
+      await new GenerationProjector(this.txClient(), fresh, this.redis.keys.generation(fresh), this.categories).initialise();
+      generation = await this.generations.adoptIfNone(fresh);
+      if (generation !== fresh) await this.generations.discard(fresh);
+    }
+    if (this.projector?.generation === generation) return this.projector;
+    let projector = new GenerationProjector(this.txClient(), generation, this.redis.keys.generation(generation), this.categories);
+    const version = await projector.readModelVersion();
+    if (version !== READ_MODEL_VERSION) {
+      this.logger.warn(`generation ${generation} was built by read-model version ${version}; rebuilding as ${READ_MODEL_VERSION}`);
+      const report = await this.rebuild();
+      projector = new GenerationProjector(this.txClient(), report.generation, this.redis.keys.generation(report.generation), this.categories);
+    }
+    this.checkpoint = await projector.load();
+    this.projector = projector;
+    return projector;
+  }
+
+  private txClient(): RedisClient {
+    return (this.transactions ??= this.redis.dedicatedClient());
+  }
+
+  private blockingClient(): RedisClient {
+    return (this.blocking ??= this.redis.dedicatedClient());
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * Every Redis key of the service. Keys that a Lua script or a transaction touches together share one
+ * hash tag (the part in braces), so the same code runs unchanged on Redis Cluster:
+ * - `{ns:es}`   the event store (global stream, aggregate versions, per-aggregate event ids);
+ * - `{ns:rm}`   read-model control (current generation, lease, generation counter);
+ * - `{ns:gN}`   every read model and search key of generation N.
+ */
+export class RedisKeys {
+  constructor(readonly namespace: string) {}
+
+  // event store
+  get events(): string {
+    return `{${this.namespace}:es}:events`;
+  }
+  get versions(): string {
+    return `{${this.namespace}:es}:versions`;
+  }
+  aggregateEvents(streamName: string): string {
+    return `{${this.namespace}:es}:agg:${streamName}`;
+  }
+
+  // read-model control
+  get currentGeneration(): string {
+    return `{${this.namespace}:rm}:current`;
+  }
+  get generationCounter(): string {
+    return `{${this.namespace}:rm}:seq`;
+  }
+  get projectorLease(): string {
+    return `{${this.namespace}:rm}:lease`;
+  }
+  get retiredGenerations(): string {
+    return `{${this.namespace}:rm}:retired`;
+  }
+
+  generation(generation: number): GenerationKeys {
+    return new GenerationKeys(`{${this.namespace}:g${generation}}`);
+  }
+}
+
+/** The keys of one generation of read models. */
+export class GenerationKeys {
+  constructor(readonly tag: string) {}
+
+  /** Last event (stream id) applied to this generation. */
+  get checkpoint(): string {
+    return `${this.tag}:checkpoint`;
+  }
+  /** Generation facts: index schema version, build state. */
+  get meta(): string {
+    return `${this.tag}:meta`;
+  }
+  /** slug -> the listing document as published (source for rendering and export). */
+  get sources(): string {
+    return `${this.tag}:src`;
+  }
+  /** slug -> ETag + newline + the ready-to-send body of GET /tools/{slug}. */
+  get details(): string {
+    return `${this.tag}:detail`;
+  }
+  /** slug -> JSON of the search summary. */
+  get summaries(): string {
+    return `${this.tag}:summary`;
+  }
+  /** slug -> JSON of the comparison row. */
+  get comparisons(): string {
+    return `${this.tag}:compare`;
+  }
+  /** ETag + newline + body of GET /tools/categories. */
+  get categoriesBody(): string {
+    return `${this.tag}:categories`;
+  }
+  /** error-entry id -> the entry document as published (source for rendering). */
+  get errorSources(): string {
+    return `${this.tag}:errsrc`;
+  }
+  /** error-entry id -> JSON of the entry as served. */
+  get errorEntries(): string {
+    return `${this.tag}:errors`;
+  }
+  /** Sorted set of every listing, score = -popularity (browse order: popular first, then slug). */
+  get browseAll(): string {
+    return `${this.tag}:browse`;
+  }
+  /** Sorted set of the listings of one category, same scores as browseAll. */
+  browseCategory(category: string): string {
+    return `${this.tag}:browse:${category}`;
+  }
+  /** Sorted set of one index term: member = slug, score = encoded field weights (see search-index.writer). */
+  term(term: string): string {
+    return `${this.tag}:t:${term}`;
+  }
+  /** Every indexed term, all with score 0, for prefix lookups with ZRANGEBYLEX. */
+  get termDictionary(): string {
+    return `${this.tag}:terms`;
+  }
+  /** Set of dictionary terms that become `variant` after deleting one or two characters (typo lookup). */
+  deletionVariant(variant: string): string {
+    return `${this.tag}:del:${variant}`;
+  }
+}

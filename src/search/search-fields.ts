@@ -1,0 +1,32 @@
+/**
+ * The fields a listing is searched by, their weights and how long they usually are. Each field has a bit in
+ * the `matched` mask stored with every posting. Weights follow what a reader expects: a hit in the name
+ * (or slug) beats a hit in tags and category names, which beats the description, which beats features
+ * and usage tips.
+ */
+export interface SearchField {
+  name: string;
+  weight: number;
+  /** Length normalisation (0 = none): long descriptions do not win just by repeating words. */
+  b: number;
+  /** Typical length in terms, for the normalisation. */
+  averageLength: number;
+}
+
+export const SEARCH_FIELDS: SearchField[] = [
+  { name: 'name', weight: 10, b: 0, averageLength: 3 },
+  { name: 'nameCn', weight: 10, b: 0, averageLength: 8 },
+  { name: 'tags', weight: 5, b: 0.3, averageLength: 8 },
+  { name: 'category', weight: 4, b: 0, averageLength: 6 },
+  { name: 'description', weight: 2, b: 0.5, averageLength: 16 },
+  { name: 'descriptionCn', weight: 2, b: 0.5, averageLength: 60 },
+  { name: 'features', weight: 1, b: 0.5, averageLength: 40 },
+  { name: 'usageTips', weight: 0.5, b: 0.5, averageLength: 60 },
+];
+
+export const FIELD_BITS = 1 << 10;
+
+/** Names of the fields whose bits are set in `mask`. */
+export function matchedFields(mask: number): string[] {
+  return SEARCH_FIELDS.filter((_, i) => mask & (1 << i)).map((f) => f.name);
+}

@@ -1,0 +1,78 @@
+/**
+ * Turns text into index terms, the same way for documents and queries:
+ * - Latin text: NFKC, lower case, split on anything but letters and digits, English stop words dropped,
+ *   light stemming (plural endings), so "APIs" and "api" meet.
+ * - Chinese (Han) text: words from Intl.Segmenter, plus every character bigram and every single
+ *   character, so a word the segmenter splits differently (or a partial word) still matches.
+ */
+const HAN_RUN = /\p{Script=Han}+/gu;
+const LATIN_WORD = /[\p{L}\p{N}]+/gu;
+const HAN_CHAR = /\p{Script=Han}/u;
+
+export const STOP_WORDS = new Set(
+  'a an and are as at be by for from has have in into is it its of on or that the this to via was were will with your you'.split(' '),
+);
+
+const segmenter = new Intl.Segmenter('zh', { granularity: 'word' });
+
+/** Bump when the terms produced for a text change: read models built with another version are rebuilt. */
+export const TOKENIZER_VERSION = 1;
+
+export function normalize(text: string): string {
+  return text.normalize('NFKC').toLowerCase();
+}
+
+/** Light English stemming: plural endings only, so prefixes and typos stay predictable. */
+export function stem(word: string): string {
+  if (word.length <= 3 || /\d/.test(word)) return word;
+  if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}y`;
+  if (word.endsWith('sses')) return word.slice(0, -2);
+  if (word.endsWith('s') && !/(ss|us|is|os)$/.test(word)) return word.slice(0, -1);
+  return word;
+}
+
+export function isHan(text: string): boolean {
+  return HAN_CHAR.test(text);
+}
+
+/** Latin words of a text, normalized and stemmed, stop words removed (in order, with repeats). */
+export function latinTerms(text: string): string[] {
+  const terms: string[] = [];
+  for (const match of normalize(text).replace(HAN_RUN, ' ').matchAll(LATIN_WORD)) {
+    const word = match[0];
+    if (!STOP_WORDS.has(word)) terms.push(stem(word));
+  }
+  return terms;
+}
+
+/** Runs of consecutive Han characters in a text. */
+export function hanRuns(text: string): string[] {
+  return [...normalize(text).matchAll(HAN_RUN)].map((m) => m[0]);
+}
+
+/** Words of a Han run as Intl.Segmenter cuts them. */
+export function hanWords(run: string): string[] {
+  const words: string[] = [];
+  for (const segment of segmenter.segment(run)) {
+    if (segment.isWordLike) words.push(segment.segment);
+  }
+  return words;
+}
+
+export function bigrams(run: string): string[] {
+  const chars = [...run];
+  const out: string[] = [];
+  for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i] + chars[i + 1]);
+  return out;
+}
+
+/** Every index term of a text, with repeats (the count is the term frequency). */
+export function indexTerms(text: string): string[] {
+  const terms = latinTerms(text);
+  for (const run of hanRuns(text)) {
+    const chars = [...run];
+    const words = hanWords(run).filter((w) => [...w].length > 2);
+    terms.push(...words, ...bigrams(run), ...chars);
+  }
+  return terms;
+}
