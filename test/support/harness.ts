@@ -1,0 +1,68 @@
+import 'reflect-metadata';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { createApp, startProjector } from '../../src/bootstrap';
+import { CatalogImportService, ImportReport } from '../../src/catalog/catalog-import.service';
+import { AppConfig } from '../../src/config/app-config';
+import { ProjectionRunner } from '../../src/projections/projection-runner.service';
+
+export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/** A namespace of its own for each test file, so tests share one Redis without seeing each other. */
+export function uniqueNamespace(label: string): string {
+  return `test-${label}-${randomBytes(4).toString('hex')}`;
+}
+
+export function testConfig(namespace: string, overrides: Record<string, string> = {}): AppConfig {
+  return new AppConfig({ REDIS_URL, REDIS_NAMESPACE: namespace, LOG_LEVEL: 'warn', PROJECTOR_LEASE_MS: '2000', ...overrides });
+}
+
+/** Deletes every key of a namespace. */
+export async function dropNamespace(namespace: string): Promise<void> {
+  const redis = new Redis(REDIS_URL);
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', `{${namespace}:*`, 'COUNT', 1000);
+    cursor = next;
+    if (keys.length) await redis.unlink(...keys);
+  } while (cursor !== '0');
+  await redis.quit();
+}
+
+export interface RunningService {
+  app: NestFastifyApplication;
+  config: AppConfig;
+  baseUrl: string;
+  namespace: string;
+  ingest(paths: string[], actor?: string): Promise<ImportReport>;
+  close(): Promise<void>;
+}
+
+/** The real service on a free port, over a real Redis, in its own namespace. */
+export async function startService(label: string, overrides: Record<string, string> = {}): Promise<RunningService> {
+  const namespace = uniqueNamespace(label);
+  const config = testConfig(namespace, overrides);
+  const app = await createApp(config);
+  startProjector(app, config);
+  await app.listen(0, '127.0.0.1');
+  const address = app.getHttpServer().address() as { port: number };
+  return {
+    app,
+    config,
+    namespace,
+    baseUrl: `http://127.0.0.1:${address.port}`,
+    ingest: (paths, actor = 'test') => app.get(CatalogImportService).import(paths, { actor }),
+    close: async () => {
+      await app.get(ProjectionRunner).stop();
+      await app.close();
+      await dropNamespace(namespace);
+    },
+  };
+}
+
+export async function getJson(url: string, headers: Record<string, string> = {}) {
+  const response = await fetch(url, { headers });
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null, text };
+}
