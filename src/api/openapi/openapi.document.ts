@@ -195,7 +195,10 @@ export const OPENAPI_DOCUMENT = {
           rateLimit: nullableStr,
           latency: nullableStr,
           maxTokens: { ...nullableStr, description: 'Largest context; null where the API has none.' },
-          endpoints: { type: 'array', items: { type: 'string', format: 'uri' } },
+          endpoints: {
+            type: 'array',
+            items: { type: 'string', pattern: '^https://', description: 'Absolute URL; path placeholders such as {id} are left as written.' },
+          },
           sdks: strList,
           features: strList,
           usageTips: strList,

@@ -1,0 +1,148 @@
+import { Redis } from 'ioredis';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse, stringify } from 'yaml';
+import { runCli } from './support/cli';
+import { dropNamespace, REDIS_URL, uniqueNamespace } from './support/harness';
+
+const namespace = uniqueNamespace('cli');
+const redis = new Redis(REDIS_URL);
+const stream = `{${namespace}:es}:events`;
+let work: string;
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'ingest-'));
+});
+afterAll(async () => {
+  rmSync(work, { recursive: true, force: true });
+  await dropNamespace(namespace);
+  await redis.quit();
+});
+
+function listingFile(dir: string, slug: string, change: (doc: Record<string, unknown>) => void = () => undefined): string {
+  const doc = parse(readFileSync(`fixtures/listings/${slug}.yaml`, 'utf8'));
+  change(doc);
+  const file = join(dir, `${slug}.yaml`);
+  writeFileSync(file, stringify(doc));
+  return file;
+}
+
+describe('validation', () => {
+  it('reports every bad file as file: field: reason and writes nothing', async () => {
+    const dir = mkdtempSync(join(work, 'bad-'));
+    listingFile(dir, 'openai');
+    const popular = listingFile(dir, 'anthropic', (d) => (d.popularity = 150));
+    const insecure = listingFile(dir, 'mistral', (d) => (d.website = 'http://mistral.ai'));
+    const reserved = listingFile(dir, 'cohere', (d) => (d.slug = 'search'));
+    const category = listingFile(dir, 'groq', (d) => (d.category = 'toasters'));
+    const unknownField = listingFile(dir, 'deepseek', (d) => (d.colour = 'blue'));
+    const date = listingFile(dir, 'qwen', (d) => (d.lastUpdated = '2026-13-01'));
+    const tags = listingFile(dir, 'zhipu', (d) => (d.tags = ['LLM']));
+    const chinese = listingFile(dir, 'moonshot', (d) => (d.nameCn = 'Moonshot'));
+    const broken = join(dir, 'broken.yaml');
+    writeFileSync(broken, 'slug: [unclosed\n');
+
+    const run = await runCli(namespace, ['ingest', dir]);
+    expect(run.code).toBe(1);
+    const lines = run.stderr.split('\n');
+    const expectLine = (file: string, field: string, reason: RegExp) =>
+      expect(lines.some((l) => l.startsWith(`${file}: ${field}: `) && reason.test(l))).toBe(true);
+    expectLine(popular, 'popularity', /0-100/);
+    expectLine(insecure, 'website', /https/);
+    expectLine(reserved, 'slug', /reserved/);
+    expectLine(category, 'category', /unknown category 'toasters'/);
+    expectLine(unknownField, 'colour', /unknown field/);
+    expectLine(date, 'lastUpdated', /YYYY-MM-DD/);
+    expectLine(tags, 'tags', /lowercase/);
+    expectLine(chinese, 'nameCn', /Han/);
+    expectLine(broken, '(file)', /not valid YAML/);
+    expect(run.stderr).toMatch(/nothing was written/);
+    expect(await redis.xlen(stream)).toBe(0);
+  });
+
+  it('refuses two files with the same slug', async () => {
+    const dir = mkdtempSync(join(work, 'dup-'));
+    listingFile(dir, 'openai');
+    const copy = join(dir, 'openai-copy.json');
+    writeFileSync(copy, JSON.stringify(parse(readFileSync('fixtures/listings/openai.yaml', 'utf8'))));
+    const run = await runCli(namespace, [dir]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/openai(-copy\.json|\.yaml): slug: 'openai' is also the slug of .*openai/);
+    expect(await redis.xlen(stream)).toBe(0);
+  });
+});
+
+describe('ingest, re-ingest, revise, withdraw, history, export', () => {
+  it('--dry-run shows what would change and writes nothing', async () => {
+    const run = await runCli(namespace, ['ingest', '--dry-run', 'fixtures']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('would be published listing openai');
+    expect(run.stdout).toContain('(dry run) 127 listings: 127 published; 15 error entries: 15 published');
+    expect(await redis.xlen(stream)).toBe(0);
+  });
+
+  it('publishes the fixtures: 127 listings and 15 error entries', async () => {
+    const run = await runCli(namespace, ['fixtures', '--actor', 'seed-test']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('127 listings: 127 published; 15 error entries: 15 published');
+    expect(await redis.xlen(stream)).toBe(142);
+    const generation = await redis.get(`{${namespace}:rm}:current`);
+    const categories = JSON.parse((await redis.get(`{${namespace}:g${generation}}:categories`))!.split('\n')[1]);
+    expect(categories.categories.reduce((n: number, c: { count: number }) => n + c.count, 0)).toBe(127);
+  });
+
+  it('re-ingesting the same files is a no-op', async () => {
+    const run = await runCli(namespace, ['fixtures']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('127 listings: 127 unchanged; 15 error entries: 15 unchanged');
+    expect(await redis.xlen(stream)).toBe(142);
+  });
+
+  it('revises a changed listing, naming the changed fields, and records the actor', async () => {
+    const dir = mkdtempSync(join(work, 'rev-'));
+    listingFile(dir, 'stripe', (d) => {
+      d.popularity = 94;
+      d.pricing = `${d.pricing} Volume discounts on request.`;
+    });
+    const run = await runCli(namespace, [dir, '--actor', 'alice']);
+    expect(run.stdout).toContain('revised listing stripe (pricing, popularity)');
+    const history = await runCli(namespace, ['history', 'stripe']);
+    const lines = history.stdout.trim().split('\n');
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^v1 .* ListingPublished .*by seed-test/);
+    expect(lines[1]).toMatch(/^v2 .* ListingRevised \(pricing, popularity\) .*by alice/);
+  });
+
+  it('withdraws a listing, then reports a second withdrawal as not found', async () => {
+    const first = await runCli(namespace, ['withdraw', 'remove-bg', '--reason', 'merged into another listing']);
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('withdrawn listing remove-bg');
+    const second = await runCli(namespace, ['withdraw', 'remove-bg']);
+    expect(second.code).toBe(2);
+    expect(second.stderr).toContain('no listing remove-bg');
+    const history = await runCli(namespace, ['history', 'remove-bg']);
+    expect(history.stdout).toMatch(/v2 .* ListingWithdrawn \(merged into another listing\)/);
+    const generation = await redis.get(`{${namespace}:rm}:current`);
+    expect(await redis.hexists(`{${namespace}:g${generation}}:detail`, 'remove-bg')).toBe(0);
+  });
+
+  it('exports the catalog as files that re-ingest as unchanged', async () => {
+    const out = join(work, 'export');
+    const run = await runCli(namespace, ['export', out]);
+    expect(run.stdout).toContain('exported 126 listings and 15 error entries');
+    const again = await runCli(namespace, [out]);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('126 listings: 126 unchanged; 15 error entries: 15 unchanged');
+  });
+
+  it('rebuilds the read models into a new generation and switches to it', async () => {
+    const before = await redis.get(`{${namespace}:rm}:current`);
+    const run = await runCli(namespace, ['rebuild']);
+    expect(run.code).toBe(0);
+    expect(run.stderr).toContain('rebuilding: 144/144 events (100%)');
+    const after = await redis.get(`{${namespace}:rm}:current`);
+    expect(Number(after)).toBeGreaterThan(Number(before));
+    expect(await redis.hlen(`{${namespace}:g${after}}:detail`)).toBe(126);
+  });
+});
