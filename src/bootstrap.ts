@@ -13,7 +13,7 @@ import { ProjectionRunner } from './projections/projection-runner.service';
 export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
   const app = await NestFactory.create<NestFastifyApplication>(
     AppModule.register(config),
-    new FastifyAdapter({ routerOptions: { ignoreTrailingSlash: true }, maxParamLength: 200 }),
+    new FastifyAdapter({ routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 } }),
     { bufferLogs: true },
   );
   app.useLogger(app.get(Logger));
