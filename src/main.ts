@@ -12,6 +12,7 @@ async function main(): Promise<void> {
   const stopRedis = () => stopLocalRedis(localRedis);
   process.once('exit', () => localRedis?.kill('SIGTERM'));
   try {
+    await app.init();
     const seeded = await seedIfEmpty(app, config);
     if (seeded) logger.log(seeded);
     startProjector(app, config);

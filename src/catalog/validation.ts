@@ -1,3 +1,4 @@
+import 'reflect-metadata';
 import { ClassConstructor, plainToInstance } from 'class-transformer';
 import { registerDecorator, ValidationError, ValidationOptions, validateSync } from 'class-validator';
 

@@ -27,7 +27,8 @@ export function stem(word: string): string {
   if (word.length <= 3 || /\d/.test(word)) return word;
   if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}y`;
   if (word.endsWith('sses')) return word.slice(0, -2);
-  if (word.endsWith('s') && !/(ss|us|is|os)$/.test(word)) return word.slice(0, -1);
+  // not: class, status, analysis (but apis -> api)
+  if (word.endsWith('s') && !/(ss|us)$/.test(word) && !(word.length > 4 && word.endsWith('is'))) return word.slice(0, -1);
   return word;
 }
 

@@ -1,0 +1,53 @@
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { LISTING_FIELDS, parseListing } from './listing.document';
+
+const valid = () => parse(readFileSync('fixtures/listings/openai.yaml', 'utf8')) as Record<string, unknown>;
+const problemsOf = (change: (doc: Record<string, unknown>) => void) => {
+  const doc = valid();
+  change(doc);
+  return parseListing(doc).problems;
+};
+
+describe('ListingDocumentDto', () => {
+  it('accepts a complete listing and returns it with fields in canonical order', () => {
+    const { listing, problems } = parseListing(valid());
+    expect(problems).toEqual([]);
+    expect(Object.keys(listing!)).toEqual(LISTING_FIELDS);
+  });
+
+  it.each([
+    ['popularity above 100', (d: any) => (d.popularity = 101), 'popularity', /0-100/],
+    ['popularity not an integer', (d: any) => (d.popularity = 50.5), 'popularity', /integer/],
+    ['negative popularity', (d: any) => (d.popularity = -1), 'popularity', /0-100/],
+    ['a date that does not exist', (d: any) => (d.lastUpdated = '2026-02-30'), 'lastUpdated', /YYYY-MM-DD/],
+    ['a non-ISO date', (d: any) => (d.lastUpdated = '20/11/2026'), 'lastUpdated', /YYYY-MM-DD/],
+    ['an http website', (d: any) => (d.website = 'http://openai.com'), 'website', /https/],
+    ['a relative docs URL', (d: any) => (d.docsUrl = '/docs'), 'docsUrl', /https/],
+    ['an http endpoint', (d: any) => (d.endpoints = ['http://api.openai.com/v1/x']), 'endpoints', /https/],
+    ['an uppercase tag', (d: any) => (d.tags = ['LLM']), 'tags', /lowercase/],
+    ['a tag with a space', (d: any) => (d.tags = ['language model']), 'tags', /lowercase/],
+    ['an uppercase slug', (d: any) => (d.slug = 'OpenAI'), 'slug', /lowercase/],
+    ['a slug with a double hyphen', (d: any) => (d.slug = 'open--ai'), 'slug', /single hyphens/],
+    ['the reserved slug search', (d: any) => (d.slug = 'search'), 'slug', /reserved/],
+    ['the reserved slug compare', (d: any) => (d.slug = 'compare'), 'slug', /reserved/],
+    ['the reserved slug categories', (d: any) => (d.slug = 'categories'), 'slug', /reserved/],
+    ['a Chinese name without Han characters', (d: any) => (d.nameCn = 'OpenAI API'), 'nameCn', /Han/],
+    ['an unknown status', (d: any) => (d.status = 'gone'), 'status', /online, beta, deprecated/],
+    ['a missing field', (d: any) => delete d.pricing, 'pricing', /string/],
+    ['an unknown field', (d: any) => (d.colour = 'blue'), 'colour', /unknown field/],
+    ['a rate limit without a number', (d: any) => (d.rateLimit = 'generous'), 'rateLimit', /number/],
+    ['sponsored as a string', (d: any) => (d.sponsored = 'no'), 'sponsored', /true or false/],
+    ['no code examples', (d: any) => (d.codeExamples = []), 'codeExamples', /at least 1/],
+    ['a code example without code', (d: any) => ((d.codeExamples as any[])[0].code = ''), 'codeExamples.0.code', /1-6000/],
+    ['an unknown code language', (d: any) => ((d.codeExamples as any[])[1].language = 'cobol'), 'codeExamples.1.language', /one of/],
+  ])('refuses %s', (_label, change, field, reason) => {
+    const problems = problemsOf(change);
+    expect(problems).toEqual(expect.arrayContaining([expect.objectContaining({ field, reason: expect.stringMatching(reason) })]));
+  });
+
+  it('accepts a null maxTokens but not a missing one', () => {
+    expect(problemsOf((d) => (d.maxTokens = null))).toEqual([]);
+    expect(problemsOf((d) => delete d.maxTokens).map((p) => p.field)).toContain('maxTokens');
+  });
+});
