@@ -65,14 +65,15 @@ export class ReadModelReader {
     return keys ? this.redis.client.hvals(keys.errorEntries) : [];
   }
 
-  async search(request: SearchRequest): Promise<{ total: number; hits: SearchHit[] }> {
+  /** Runs one search (one round trip); `notes` says how each query term matched (see interpret()). */
+  async search(request: SearchRequest): Promise<{ total: number; hits: SearchHit[]; notes: string }> {
     const keys = await this.keys();
-    if (!keys) return { total: 0, hits: [] };
+    if (!keys) return { total: 0, hits: [], notes: '[]' };
     const reply = (await this.redis.client.searchQuery(keys.tag, JSON.stringify(request))) as Array<string | number>;
     const hits: SearchHit[] = [];
-    for (let i = 1; i < reply.length; i += 4) {
+    for (let i = 2; i < reply.length; i += 4) {
       hits.push({ slug: String(reply[i]), score: String(reply[i + 1]), mask: Number(reply[i + 2]), summary: String(reply[i + 3]) });
     }
-    return { total: Number(reply[0]), hits };
+    return { total: Number(reply[0]), hits, notes: String(reply[1]) };
   }
 }

@@ -2,11 +2,13 @@
  * One search in one round trip. KEYS[1] is the hash-tag base of a read-model generation ("{ns:gN}"); every
  * key the script touches is built from it, so all live in one slot (Redis Cluster safe).
  * ARGV[1] is a JSON request built by search-query.ts:
- *   { clauses: [{ alts: [{ w, terms: [{ t, p, f }] }] }], category, limit, k1, pq, fq, precision }
+ *   { clauses: [{ alts: [{ w, terms: [{ t, p, f }] }] }], category, limit, k1, pq, fq, tolerance }
  * A clause is one concept of the query (a word, or a phrase with its synonyms); an alternative matches when
  * all its terms match; a term matches exactly, as a prefix (p = 1) or within f edits (symmetric deletion).
- * Ranking: clauses matched (desc), BM25-style score rounded to `precision` (desc), popularity (desc), slug.
- * Reply: { total, slug, score, mask, summaryJson, ... } for the first `limit` results.
+ * Ranking: clauses matched (desc), then BM25-style score (desc), where scores within `tolerance` of their
+ * group's best count as a tie that popularity breaks, then slug.
+ * Reply: { total, explainJson, slug, score, mask, summaryJson, ... } for the first `limit` results, where
+ * explainJson says, per clause, alternative and term, which index terms matched and how (exact, prefix, fuzzy).
  */
 export const SEARCH_QUERY_LUA = `
 local base = KEYS[1]
@@ -16,8 +18,8 @@ local browse = base .. ':browse'
 local filter = nil
 if type(req.category) == 'string' then filter = base .. ':browse:' .. req.category end
 
-local function emit(total, rows)
-  local out = {total}
+local function emit(total, rows, notes)
+  local out = {total, notes}
   if #rows == 0 then return out end
   local slugs = {}
   for i, r in ipairs(rows) do slugs[i] = r[1] end
@@ -36,7 +38,7 @@ if #req.clauses == 0 then
   local slugs = redis.call('ZRANGE', key, 0, limit - 1)
   local rows = {}
   for i, s in ipairs(slugs) do rows[i] = {s, '0', 0} end
-  return emit(redis.call('ZCARD', key), rows)
+  return emit(redis.call('ZCARD', key), rows, '[]')
 end
 
 local N = redis.call('ZCARD', browse)
@@ -83,19 +85,23 @@ end
 
 local function expansions(spec)
   local t = spec.t
-  local list = {{t, 1.0}}
+  local exact = postings(t)
+  -- {term, quality, kind, idf override}: completions of a word that is itself indexed are weighed with
+  -- that word's idf, so a rare completion ("apiv3") cannot outrank the word the user typed ("api")
+  local list = {{t, 1.0, 'exact'}}
   local seen = {[t] = true}
   if spec.p == 1 then
+    local damp = (exact.n > 0) and 0.5 or 1
     local more = redis.call('ZRANGEBYLEX', base .. ':terms', '[' .. t, '[' .. t .. '\\255', 'LIMIT', 0, 64)
     for _, x in ipairs(more) do
       if not seen[x] then
         seen[x] = true
-        list[#list + 1] = {x, tonumber(req.pq)}
+        list[#list + 1] = {x, tonumber(req.pq) * damp * #t / #x, 'prefix', (exact.n > 0) and exact.idf or nil}
       end
     end
   end
   local maxd = tonumber(spec.f or 0)
-  if maxd > 0 then
+  if maxd > 0 and exact.n == 0 then
     local variants = {[t] = true}
     local frontier = {t}
     for _ = 1, maxd do
@@ -119,7 +125,7 @@ local function expansions(spec)
           local d = distance(t, c, maxd)
           if d and d > 0 then
             seen[c] = true
-            list[#list + 1] = {c, tonumber(req.fq[d])}
+            list[#list + 1] = {c, tonumber(req.fq[d]), 'fuzzy'}
           end
         end
       end
@@ -128,15 +134,23 @@ local function expansions(spec)
   return list
 end
 
-local function termMatches(spec)
+-- what each term matched as, for the response's interpretation: explain[clause][alt][term] = {kind = {terms}}
+local explain = {}
+local function termMatches(spec, note)
   local res = {}
   for _, e in ipairs(expansions(spec)) do
     local p = postings(e[1])
     if p.n > 0 then
+      local kinds = note[e[3]]
+      if not kinds then
+        kinds = {}
+        note[e[3]] = kinds
+      end
+      if #kinds < 8 then kinds[#kinds + 1] = e[1] end
       for slug, enc in pairs(p.docs) do
         local mask = enc % 1024
         local tf = math.floor(enc / 1024) / 100
-        local s = e[2] * p.idf * tf * (k1 + 1) / (tf + k1)
+        local s = e[2] * (e[4] or p.idf) * tf * (k1 + 1) / (tf + k1)
         local cur = res[slug]
         if not cur then
           res[slug] = {s, mask}
@@ -150,10 +164,11 @@ local function termMatches(spec)
   return res
 end
 
-local function altMatches(alt)
+local function altMatches(alt, altNotes)
   local acc = nil
-  for _, spec in ipairs(alt.terms) do
-    local m = termMatches(spec)
+  for i, spec in ipairs(alt.terms) do
+    altNotes[i] = {}
+    local m = termMatches(spec, altNotes[i])
     if acc == nil then
       acc = m
     else
@@ -169,11 +184,13 @@ local function altMatches(alt)
 end
 
 local docs = {}
-for _, clause in ipairs(req.clauses) do
+for c, clause in ipairs(req.clauses) do
   local best = {}
-  for _, alt in ipairs(clause.alts) do
+  explain[c] = {}
+  for a, alt in ipairs(clause.alts) do
     local weight = tonumber(alt.w or 1) / #alt.terms
-    for slug, v in pairs(altMatches(alt)) do
+    explain[c][a] = {}
+    for slug, v in pairs(altMatches(alt, explain[c][a])) do
       local s = v[1] * weight
       local b = best[slug]
       if not b then
@@ -196,13 +213,18 @@ for _, clause in ipairs(req.clauses) do
   end
 end
 
-local precision = tonumber(req.precision)
+local tolerance = tonumber(req.tolerance)
 local rows = {}
 for slug, d in pairs(docs) do
   if (not filter) or redis.call('ZSCORE', filter, slug) then
-    rows[#rows + 1] = {slug, d[1], math.floor(d[2] * precision + 0.5), d[3], d[2]}
+    rows[#rows + 1] = {slug, d[1], d[2], d[3]}
   end
 end
+table.sort(rows, function(a, b)
+  if a[2] ~= b[2] then return a[2] > b[2] end
+  if a[3] ~= b[3] then return a[3] > b[3] end
+  return a[1] < b[1]
+end)
 local pops = {}
 local function popularity(slug)
   local p = pops[slug]
@@ -212,17 +234,29 @@ local function popularity(slug)
   end
   return p
 end
-table.sort(rows, function(a, b)
-  if a[2] ~= b[2] then return a[2] > b[2] end
-  if a[3] ~= b[3] then return a[3] > b[3] end
+local function byPopularity(a, b)
   local pa, pb = popularity(a[1]), popularity(b[1])
   if pa ~= pb then return pa > pb end
+  if a[3] ~= b[3] then return a[3] > b[3] end
   return a[1] < b[1]
-end)
-local top = {}
-for i = 1, math.min(limit, #rows) do
-  local r = rows[i]
-  top[i] = {r[1], string.format('%.3f', r[5]), r[4]}
 end
-return emit(#rows, top)
+-- Ties: listings that match as many clauses and score within \`tolerance\` of the best of their group (or
+-- within 5 x tolerance in absolute terms, for words so common they carry no information) are equally
+-- relevant; popularity orders them. Only the groups that reach the first \`limit\` are ordered.
+local top = {}
+local i = 1
+while i <= #rows and #top < limit do
+  local lead = rows[i]
+  local j = i
+  local floor = lead[3] - math.max(lead[3] * tolerance, tolerance * 5)
+  while j < #rows and rows[j + 1][2] == lead[2] and rows[j + 1][3] >= floor do j = j + 1 end
+  local group = {}
+  for k = i, j do group[#group + 1] = rows[k] end
+  table.sort(group, byPopularity)
+  for _, r in ipairs(group) do
+    if #top < limit then top[#top + 1] = {r[1], string.format('%.3f', r[3]), r[4]} end
+  end
+  i = j + 1
+end
+return emit(#rows, top, cjson.encode(explain))
 `;

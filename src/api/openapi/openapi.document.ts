@@ -175,7 +175,19 @@ export const OPENAPI_DOCUMENT = {
         query: nullableStr,
         category: nullableStr,
         limit: { type: 'integer', description: 'The limit applied (after clamping).' },
-        terms: { ...strList, description: 'The query as understood: one entry per concept matched.' },
+        terms: { ...strList, description: 'The terms searched for, after synonyms, typo corrections and prefix completion.' },
+        interpretation: {
+          type: 'array',
+          description: 'How each part of the query was understood, in query order.',
+          items: object(
+            {
+              input: { type: 'string', description: 'A word or phrase of the query (normalised).' },
+              matchedAs: { ...strList, description: 'What it matched in the index: the word, its corrections or completions, or synonym phrases.' },
+              via: { type: 'array', items: { type: 'string', enum: ['exact', 'prefix', 'typo', 'synonym', 'bigrams'] } },
+            },
+            { additionalProperties: false },
+          ),
+        },
         results: { type: 'array', items: ref('SearchResult') },
         _links: ref('Links'),
       }),

@@ -2,7 +2,7 @@ import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ReadModelReader } from '../../projections/read-model.reader';
 import { API_PREFIX } from '../../projections/projectors/tool-detail.projector';
-import { buildSearchRequest, isOnlyStopWords } from '../../search/search-query';
+import { buildSearchRequest, interpret, isOnlyStopWords } from '../../search/search-query';
 import { matchedFields } from '../../search/search-fields';
 import { ApiProblem, notFound, sendProblem } from '../http/problem';
 import { parseCategory, parseIds, parseLimit, parseSearchText, single } from '../http/query-params';
@@ -28,7 +28,8 @@ export class ToolsController {
       const limit = parseLimit(single(query, 'limit'));
       const searchRequest = buildSearchRequest(q, category, limit);
       const nothingToFind = q !== null && searchRequest.clauses.length === 0 && isOnlyStopWords(q);
-      const { total, hits } = nothingToFind ? { total: 0, hits: [] } : await this.readModels.search(searchRequest);
+      const { total, hits, notes } = nothingToFind ? { total: 0, hits: [], notes: '[]' } : await this.readModels.search(searchRequest);
+      const interpretation = interpret(searchRequest.clauses, notes);
       const results = hits.map(
         (hit) => `${hit.summary.slice(0, -1)},"score":${hit.score},"matched":${JSON.stringify(matchedFields(hit.mask))}}`,
       );
@@ -39,7 +40,8 @@ export class ToolsController {
         query: q,
         category,
         limit,
-        terms: searchRequest.clauses.map((c) => c.label),
+        terms: [...new Set(interpretation.flatMap((i) => i.matchedAs))],
+        interpretation,
       });
       const links = JSON.stringify({ self: request.url, categories: `${API_PREFIX}/tools/categories` });
       return sendJson(request, reply, `${head.slice(0, -1)},"results":[${results.join(',')}],"_links":${links}}`);
