@@ -33,6 +33,7 @@ export class ProjectionRunner implements OnApplicationShutdown {
   private running: Promise<void> | null = null;
   private stopping = false;
   private lastCleanup = 0;
+  private heartbeat: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly redis: RedisConnection,
@@ -49,10 +50,17 @@ export class ProjectionRunner implements OnApplicationShutdown {
     if (this.running) return;
     this.stopping = false;
     this.running = this.loop();
+    // Renew the lease on a timer too, so a long batch does not let it lapse between steps.
+    this.heartbeat = setInterval(() => {
+      if (this.holding) void this.lease.renew().then((ok) => ok || this.loseLease()).catch(() => undefined);
+    }, Math.max(100, Math.floor(this.config.projectorLeaseMs / 3)));
+    this.heartbeat.unref();
   }
 
   async stop(): Promise<void> {
     this.stopping = true;
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
     await this.running;
     this.running = null;
     if (this.holding) await this.lease.release().catch(() => undefined);
@@ -147,13 +155,16 @@ export class ProjectionRunner implements OnApplicationShutdown {
     }
   }
 
+  private loseLease(): void {
+    if (!this.holding) return;
+    this.holding = false;
+    this.projector = null;
+    this.logger.warn('projector lease lost (expired or taken over); standing by');
+  }
+
   private async ensureLease(): Promise<boolean> {
     if (this.holding) {
-      this.holding = await this.lease.renew();
-      if (!this.holding) {
-        this.logger.warn('projector lease lost; another runner took over');
-        this.projector = null;
-      }
+      if (!(await this.lease.renew())) this.loseLease();
       return this.holding;
     }
     this.holding = await this.lease.tryAcquire();

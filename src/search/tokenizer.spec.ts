@@ -40,9 +40,23 @@ describe('query clauses', () => {
     expect(allowedEdits('语音识别')).toBe(0);
   });
 
-  it('makes one clause per Chinese word of the segmenter', () => {
-    expect(buildClauses('向量数据库').map((c) => c.label)).toEqual(['向量', '数据', '库']);
+  it('makes one clause per Chinese word of the segmenter, a long word also matching by bigrams', () => {
+    expect(buildClauses('代码生成').map((c) => c.label)).toEqual(['代码', '生成']);
+    const [context] = buildClauses('长上下文').slice(1);
+    expect(context.alts.map((a) => a.terms.map((t) => t.t))).toEqual([['上下文'], ['上下', '下文']]);
     expect(buildClauses('OpenAI 语音').map((c) => c.label)).toEqual(['openai', '语音']);
+  });
+
+  it('turns a synonym phrase into one clause with every phrase of its group', () => {
+    const [clause] = buildClauses('text to speech');
+    expect(clause.synonyms).toBe(true);
+    const phrases = clause.alts.map((a) => a.phrase);
+    expect(phrases[0]).toBe('text to speech');
+    expect(phrases).toEqual(expect.arrayContaining(['tts', 'speech synthesis', '语音合成']));
+    expect(clause.alts[0].terms.map((t) => t.t)).toEqual(['text', 'speech']);
+    expect(clause.alts.find((a) => a.phrase === '语音合成')!.terms.map((t) => t.t)).toEqual(['语音', '音合', '合成']);
+    expect(buildClauses('向量数据库')).toHaveLength(1);
+    expect(buildClauses('best vector database')[1].label).toBe('vector database');
   });
 
   it('deletion variants reach one edit from 3 characters and two from 6', () => {

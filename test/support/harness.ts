@@ -15,7 +15,7 @@ export function uniqueNamespace(label: string): string {
 }
 
 export function testConfig(namespace: string, overrides: Record<string, string> = {}): AppConfig {
-  return new AppConfig({ REDIS_URL, REDIS_NAMESPACE: namespace, LOG_LEVEL: 'warn', PROJECTOR_LEASE_MS: '2000', ...overrides });
+  return new AppConfig({ REDIS_URL, REDIS_NAMESPACE: namespace, LOG_LEVEL: 'warn', PROJECTOR_LEASE_MS: '5000', ...overrides });
 }
 
 /** Deletes every key of a namespace. */
