@@ -1,0 +1,108 @@
+import { CommandBus } from '@nestjs/cqrs';
+import { Redis } from 'ioredis';
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { PublishListingCommand } from '../src/listings/commands/publish-listing/publish-listing.command';
+import { parseListing } from '../src/listings/listing.document';
+import { ProjectionRunner } from '../src/projections/projection-runner.service';
+import { RedisConnection } from '../src/redis/redis-connection';
+import { EventStore } from '../src/event-store/event-store.service';
+import { getJson, REDIS_URL, RunningService, startService } from './support/harness';
+
+let service: RunningService;
+const search = async (params: Record<string, string>) =>
+  (await getJson(`${service.baseUrl}/api/v1/tools/search?${new URLSearchParams(params)}`)).body;
+const slugs = (body: { results: Array<{ slug: string }> }) => body.results.map((r) => r.slug);
+
+beforeAll(async () => {
+  service = await startService('search');
+  expect((await service.ingest(['fixtures'])).problems).toEqual([]);
+});
+afterAll(() => service?.close());
+
+describe('transparency', () => {
+  it('says a typo was corrected, and to what', async () => {
+    const body = await search({ q: 'antropic' });
+    expect(body.interpretation).toEqual([{ input: 'antropic', matchedAs: ['anthropic'], via: ['typo'] }]);
+    expect(body.terms).toEqual(['anthropic']);
+  });
+
+  it('says which synonyms a phrase searched for', async () => {
+    const body = await search({ q: 'text to speech' });
+    const [part] = body.interpretation;
+    expect(part.input).toBe('text to speech');
+    expect(part.matchedAs).toEqual(expect.arrayContaining(['text to speech', 'tts', '语音合成']));
+    expect(part.via).toEqual(expect.arrayContaining(['exact', 'synonym']));
+  });
+
+  it('says a word being typed was completed', async () => {
+    const body = await search({ q: 'stri' });
+    expect(body.interpretation[0].via).toEqual(['prefix']);
+    expect(body.interpretation[0].matchedAs).toContain('stripe');
+    expect(slugs(body)[0]).toBe('stripe');
+  });
+
+  it('reports the fields that matched and a score, best first', async () => {
+    const body = await search({ q: 'vector database', limit: '10' });
+    expect(body.results[0].matched).toEqual(expect.arrayContaining(['category']));
+    for (const result of body.results) expect(result.score).toBeGreaterThan(0);
+  });
+});
+
+describe('ranking rules', () => {
+  it('ranks listings matching every part of the query above those matching some, and never returns nothing for one missing word', async () => {
+    const body = await search({ q: 'stripe zzzunknownword', limit: '5' });
+    expect(slugs(body)[0]).toBe('stripe');
+    const both = await search({ q: 'anthropic claude', limit: '20' });
+    expect(slugs(both)[0]).toBe('anthropic');
+  });
+
+  it('browses by popularity when q is empty, within the category when one is given', async () => {
+    const all = await search({ limit: '5' });
+    expect(slugs(all)[0]).toBe('openai');
+    const popularity = all.results.map((r: { popularity: number }) => r.popularity);
+    expect(popularity).toEqual([...popularity].sort((a, b) => b - a));
+    const audio = await search({ category: 'audio' });
+    expect(audio.total).toBe(9);
+  });
+
+  it('finds a category by its Chinese name', async () => {
+    const body = await search({ q: '图像生成', limit: '9' });
+    const categories = body.results.map((r: { category: string }) => r.category);
+    expect(categories.filter((c: string) => c === 'image').length).toBeGreaterThanOrEqual(6);
+  });
+
+  it('a sponsored flag never changes the rank', async () => {
+    const queries = ['text to speech', '向量数据库', 'payments', 'web scraping', 'gpu'];
+    const before = await Promise.all(queries.map((q) => search({ q, limit: '10' })));
+    const bus = service.app.get(CommandBus);
+    for (const slug of ['cartesia', 'chroma', 'paddle', 'scrapingbee', 'vast-ai']) {
+      const listing = parseListing(parse(readFileSync(`fixtures/listings/${slug}.yaml`, 'utf8'))).listing!;
+      expect((await bus.execute(new PublishListingCommand({ ...listing, sponsored: true }, 'test'))).outcome).toBe('revised');
+    }
+    const last = await service.app.get(EventStore).lastPosition();
+    expect(await service.app.get(ProjectionRunner).waitUntilProjected(last, 10_000)).toBe(true);
+    const after = await Promise.all(queries.map((q) => search({ q, limit: '10' })));
+    expect(after.map(slugs)).toEqual(before.map(slugs));
+    expect(after[0].results.find((r: { slug: string }) => r.slug === 'cartesia').sponsored).toBe(true);
+  });
+});
+
+it('answers a search with one Redis round trip: one script call, nothing else', async () => {
+  const client = service.app.get(RedisConnection).client as Redis;
+  const info = String(await client.client('INFO'));
+  const addr = /addr=(\S+)/.exec(info)![1];
+  await search({ q: 'warm up' });
+  const observer = new Redis(REDIS_URL);
+  const monitor = await observer.monitor();
+  const seen: string[] = [];
+  monitor.on('monitor', (_time: string, args: string[], source: string) => {
+    if (source === addr) seen.push(args[0].toLowerCase());
+  });
+  await new Promise((r) => setTimeout(r, 50));
+  await search({ q: 'serverless gpu', category: 'cloud-gpu' });
+  await new Promise((r) => setTimeout(r, 50));
+  monitor.disconnect();
+  observer.disconnect();
+  expect(seen).toEqual(['evalsha']);
+});
