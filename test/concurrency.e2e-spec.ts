@@ -8,7 +8,8 @@ import { PublishListingCommand } from '../src/listings/commands/publish-listing/
 import { LISTING_AGGREGATE, listingAggregate } from '../src/listings/listing.aggregate';
 import { ListingDocument, parseListing } from '../src/listings/listing.document';
 import { RedisConnection } from '../src/redis/redis-connection';
-import { RunningService, startService } from './support/harness';
+import { ProjectionRunner } from '../src/projections/projection-runner.service';
+import { getJson, RunningService, startService } from './support/harness';
 
 let service: RunningService;
 let bus: CommandBus;
@@ -78,4 +79,19 @@ it('a command that keeps losing the append race is retried 3 times, then reporte
   expect(contended.interfering).toBe(4);
   const history = await store.readAggregate(LISTING_AGGREGATE, 'mistral');
   expect(history.map((e) => e.actor)).toEqual(['rival-1', 'rival-2', 'rival-3', 'rival-4']);
+});
+
+it('a listing naming a similar API that does not exist yet shows it once it is published', async () => {
+  const first = { ...fixture('qdrant'), similarApis: ['pinecone', 'weaviate'] };
+  expect((await publish(first, 'editor')).outcome).toBe('published');
+  const projection = service.app.get(ProjectionRunner);
+  expect(await projection.waitUntilProjected(await store.lastPosition(), 10_000)).toBe(true);
+  const before = await getJson(`${service.baseUrl}/api/v1/tools/qdrant`);
+  expect(before.body.tool.similarApis).toEqual([]);
+
+  expect((await publish(fixture('pinecone'), 'editor')).outcome).toBe('published');
+  expect(await projection.waitUntilProjected(await store.lastPosition(), 10_000)).toBe(true);
+  const after = await getJson(`${service.baseUrl}/api/v1/tools/qdrant`);
+  expect(after.body.tool.similarApis.map((s: { slug: string }) => s.slug)).toEqual(['pinecone']);
+  expect(after.body.tool.pricingComparison.map((s: { slug: string }) => s.slug)).toContain('pinecone');
 });

@@ -76,7 +76,8 @@ export function loadContent(paths: string[], categories: CategoryCatalog, existi
   for (const file of files) {
     let plain: unknown;
     try {
-      plain = parse(readFileSync(file, 'utf8'));
+      const text = readFileSync(file, 'utf8');
+      plain = extname(file) === '.json' ? JSON.parse(text) : parse(text);
     } catch (error) {
       problems.push({ file, field: '(file)', reason: `not valid ${extname(file) === '.json' ? 'JSON' : 'YAML'}: ${(error as Error).message.split('\n')[0]}` });
       continue;

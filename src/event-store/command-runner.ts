@@ -30,10 +30,15 @@ export class CommandRunner {
     aggregateId: string,
     decide: (state: DocumentState<D>) => Decision,
     actor: string,
+    /** The caller saw no such aggregate (bulk ingest): decide on the initial state without reading first. */
+    assumeNew = false,
   ): Promise<CommandResult> {
     let lastConflict: ConcurrencyConflictError | null = null;
     for (let attempt = 0; attempt <= MAX_CONFLICT_RETRIES; attempt++) {
-      const state = aggregate.fold(await this.store.readAggregate(aggregate.aggregateType, aggregateId));
+      const state =
+        assumeNew && attempt === 0
+          ? aggregate.initial()
+          : aggregate.fold(await this.store.readAggregate(aggregate.aggregateType, aggregateId));
       const decision = decide(state);
       if (decision.events.length === 0) {
         return { aggregateId, outcome: decision.outcome, version: state.version, detail: decision.detail };

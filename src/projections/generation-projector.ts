@@ -1,4 +1,3 @@
-import type { ChainableCommander } from 'ioredis';
 import type { CategoryCatalog } from '../catalog/category-catalog';
 import { PublishedData } from '../event-store/document-aggregate';
 import type { StoredEvent } from '../event-store/event-envelope';
@@ -14,6 +13,7 @@ import { listingPostings, SearchIndexWriter } from '../search/search-index.write
 import { TOKENIZER_VERSION } from '../search/tokenizer';
 import { CatalogState, cardOf } from './catalog-state';
 import { renderCategories } from './projectors/categories.projector';
+import { WriteBatch } from './write-batch';
 import { renderErrorEntry } from './projectors/error-reference.projector';
 import { relatedListings, renderListing } from './projectors/tool-detail.projector';
 
@@ -94,12 +94,14 @@ export class GenerationProjector {
     const previous = new Map<string, ListingDocument | null>();
     touched.forEach((slug, i) => previous.set(slug, previousJson[i] ? (JSON.parse(previousJson[i]!) as ListingDocument) : null));
 
+    const writes = new WriteBatch();
+    const dirty = this.applyListingChanges(writes, changes.listings, previous);
+    this.applyErrorChanges(writes, changes.errors, dirty);
+    await this.renderDirty(writes, dirty, changes.listings);
+    if (touched.length > 0 || changes.errors.size > 0) writes.set(keys.categoriesBody, renderCategories(this.state, this.categories));
+    writes.set(keys.checkpoint, events[events.length - 1].position);
     const tx = this.client.multi();
-    const dirty = this.applyListingChanges(tx, changes.listings, previous);
-    this.applyErrorChanges(tx, changes.errors, dirty);
-    await this.renderDirty(tx, dirty, changes.listings);
-    if (touched.length > 0 || changes.errors.size > 0) tx.set(keys.categoriesBody, renderCategories(this.state, this.categories));
-    tx.set(keys.checkpoint, events[events.length - 1].position);
+    writes.applyTo(tx);
     const result = await tx.exec();
     if (result === null) return false;
     const failed = result.find(([error]) => error);
@@ -109,7 +111,7 @@ export class GenerationProjector {
 
   /** Writes sources, browse sets and the search index; returns the listings to re-render. */
   private applyListingChanges(
-    tx: ChainableCommander,
+    tx: WriteBatch,
     listings: Map<string, ListingDocument | null>,
     previous: Map<string, ListingDocument | null>,
   ): Set<string> {
@@ -161,7 +163,7 @@ export class GenerationProjector {
     return dirty;
   }
 
-  private applyErrorChanges(tx: ChainableCommander, errors: Map<string, ErrorEntryDocument | null>, dirty: Set<string>): void {
+  private applyErrorChanges(tx: WriteBatch, errors: Map<string, ErrorEntryDocument | null>, dirty: Set<string>): void {
     const keys = this.keys;
     for (const [id, next] of errors) {
       const before = this.state.errors.get(id);
@@ -181,7 +183,7 @@ export class GenerationProjector {
 
   /** Renders every dirty listing (and error entry, marked `error:<id>`) into the transaction. */
   private async renderDirty(
-    tx: ChainableCommander,
+    tx: WriteBatch,
     dirty: Set<string>,
     batch: Map<string, ListingDocument | null>,
   ): Promise<void> {

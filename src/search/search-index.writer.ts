@@ -1,6 +1,6 @@
-import type { ChainableCommander } from 'ioredis';
 import type { Category } from '../catalog/category-catalog';
 import type { ListingDocument } from '../listings/listing.document';
+import type { WriteBatch } from '../projections/write-batch';
 import type { GenerationKeys } from '../redis/redis-keys';
 import { FIELD_BITS, SEARCH_FIELDS } from './search-fields';
 import { indexTerms, isHan } from './tokenizer';
@@ -45,7 +45,8 @@ export function listingPostings(listing: ListingDocument, category: Category | u
  * lookups by symmetric deletion: a query term and an index term within the allowed edits share a variant.
  */
 export function deletionVariants(term: string): string[] {
-  if (isHan(term)) return [];
+  // Typos are looked up for words only: not Chinese, not numbers or versions.
+  if (isHan(term) || /\d/.test(term)) return [];
   const chars = [...term];
   if (chars.length < 3) return [];
   const variants = new Set<string>();
@@ -60,7 +61,7 @@ export function deletionVariants(term: string): string[] {
   return [...variants];
 }
 
-/** Writes a listing's postings into a generation's index, inside the projector's transaction. */
+/** Writes a listing's postings into a generation's index, as part of the projector's batch. */
 export class SearchIndexWriter {
   constructor(
     private readonly keys: GenerationKeys,
@@ -68,7 +69,7 @@ export class SearchIndexWriter {
     private readonly dictionary: Set<string>,
   ) {}
 
-  replace(tx: ChainableCommander, slug: string, previous: Map<string, number> | null, next: Map<string, number> | null): void {
+  replace(tx: WriteBatch, slug: string, previous: Map<string, number> | null, next: Map<string, number> | null): void {
     if (previous) {
       for (const term of previous.keys()) {
         if (!next?.has(term)) tx.zrem(this.keys.term(term), slug);

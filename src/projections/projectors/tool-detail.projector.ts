@@ -24,6 +24,7 @@ export interface RenderedListing {
   detail: string;
   summary: string;
   comparison: string;
+  /** Listings this detail shows or names (it is re-rendered when one of them changes or appears). */
   uses: string[];
   /** Category whose most popular listings filled the pricing comparison, if any. */
   filledFrom: string | null;
@@ -116,7 +117,9 @@ export function relatedListings(listing: Pick<ListingCard, 'slug' | 'category' |
       compared.push(state.cards.get(slug)!);
     }
   }
-  const uses = [...new Set([...similar, ...compared].map((c) => c.slug))];
+  // Declared similar APIs count as used even while they do not exist: when one is published, this
+  // listing must be rendered again to show it.
+  const uses = [...new Set([...listing.similarApis, ...compared.map((c) => c.slug)])].filter((slug) => slug !== listing.slug);
   return { similar, compared, filledFrom, uses };
 }
 

@@ -14,6 +14,7 @@ export class PublishErrorEntryHandler implements ICommandHandler<PublishErrorEnt
       errorEntryId(entry),
       (state) => errorEntryAggregate.decidePublish(state, entry, baseVersion),
       actor,
+      baseVersion === 0,
     );
   }
 }

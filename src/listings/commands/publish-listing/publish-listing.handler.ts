@@ -13,6 +13,7 @@ export class PublishListingHandler implements ICommandHandler<PublishListingComm
       listing.slug,
       (state) => listingAggregate.decidePublish(state, listing, baseVersion),
       actor,
+      baseVersion === 0,
     );
   }
 }

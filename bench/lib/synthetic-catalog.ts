@@ -1,0 +1,85 @@
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { ListingDocument, parseListing } from '../../src/listings/listing.document';
+
+/**
+ * Synthetic catalogs for benchmarks: each listing is a real listing of fixtures/ under a new, unique name,
+ * with its text lightly reshuffled. The vocabulary stays that of the real catalog, so posting lists grow
+ * with the catalog the way they would (the hard case for search), while names stay distinct.
+ */
+const NAME_PARTS = [
+  'nova', 'zenith', 'atlas', 'orbit', 'quartz', 'ember', 'cinder', 'lumen', 'vertex', 'nimbus', 'pixel', 'vector',
+  'signal', 'harbor', 'summit', 'cobalt', 'falcon', 'juniper', 'meridian', 'onyx', 'prism', 'quill', 'raven', 'sable',
+  'tundra', 'umbra', 'vesper', 'willow', 'yarrow', 'zephyr', 'aurora', 'beacon', 'comet', 'delta', 'echo', 'flux',
+  'glacier', 'helix', 'iris', 'jade', 'kestrel', 'lattice', 'mosaic', 'nebula', 'opal', 'pulsar', 'quasar', 'ridge',
+];
+const NAME_KINDS = ['speech', 'vision', 'search', 'pay', 'data', 'flow', 'cloud', 'gpu', 'mail', 'maps', 'chat', 'vault', 'graph', 'scan'];
+
+/** A small deterministic PRNG (mulberry32), so every run generates the same catalog. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function loadFixtureListings(folder = 'fixtures/listings'): ListingDocument[] {
+  return readdirSync(folder)
+    .sort()
+    .map((file) => parseListing(parse(readFileSync(join(folder, file), 'utf8'))).listing!);
+}
+
+export function generateCatalog(count: number, seed = 42, templates = loadFixtureListings()): ListingDocument[] {
+  const next = random(seed);
+  const pick = <T>(items: T[]): T => items[Math.floor(next() * items.length)];
+  const shuffle = <T>(items: T[]): T[] => [...items].sort(() => next() - 0.5);
+  const slugs: string[] = [];
+  for (let i = 0; i < count; i++) slugs.push(`${pick(NAME_PARTS)}-${pick(NAME_KINDS)}-${i + 1}`);
+  return slugs.map((slug, i) => {
+    const template = templates[i % templates.length];
+    const [part, kind, serial] = slug.split('-');
+    const title = `${part[0].toUpperCase()}${part.slice(1)} ${kind[0].toUpperCase()}${kind.slice(1)} ${serial}`;
+    const host = `${slug}.example.com`;
+    const similar = new Set<string>();
+    while (similar.size < 4 && count > 4) {
+      const other = slugs[Math.floor(next() * count)];
+      if (other !== slug) similar.add(other);
+    }
+    return {
+      ...template,
+      slug,
+      name: `${title} API`,
+      nameCn: `${title} ${template.nameCn.replace(/^[\x00-\x7f]+/, '').trim() || '接口'}`,
+      description: template.description.replace(new RegExp(template.name.split(' ')[0], 'gi'), title),
+      website: `https://${host}`,
+      docsUrl: `https://docs.${host}`,
+      domains: ['example.com'],
+      endpoints: template.endpoints.map((url) => url.replace(/^https:\/\/[^/]+/, `https://api.${host}`)),
+      popularity: Math.floor(next() * 90),
+      features: shuffle(template.features),
+      usageTips: shuffle(template.usageTips).slice(0, Math.max(1, template.usageTips.length - 1)),
+      tags: shuffle(template.tags),
+      similarApis: [...similar],
+      lastUpdated: '2026-11-20',
+    };
+  });
+}
+
+/** Writes a catalog as JSON listing files (what a bulk import from another system would produce). */
+export function writeCatalog(listings: ListingDocument[], folder: string): void {
+  rmSync(folder, { recursive: true, force: true });
+  mkdirSync(folder, { recursive: true });
+  for (const listing of listings) writeFileSync(join(folder, `${listing.slug}.json`), JSON.stringify(listing));
+}
+
+if (require.main === module) {
+  const count = Number(process.argv[2] ?? 10_000);
+  const folder = process.argv[3] ?? `bench/.data/synthetic-${count}`;
+  writeCatalog(generateCatalog(count), folder);
+  console.log(`wrote ${count} synthetic listings to ${folder}`);
+}
