@@ -44,3 +44,31 @@ for _, id in ipairs(ids) do
 end
 return out
 `;
+
+/**
+ * The newest event of one aggregate at or before a position of the global stream (for rebuilds: every
+ * event carries the aggregate's full state, so the newest one is the aggregate).
+ * KEYS[1] global stream, KEYS[2] list of the aggregate's stream ids; ARGV[1] the position ('ms-seq').
+ * Returns {id, envelope JSON} or an empty reply.
+ */
+export const READ_LATEST_LUA = `
+local function parse(id)
+  local dash = string.find(id, '-', 1, true)
+  return tonumber(string.sub(id, 1, dash - 1)), tonumber(string.sub(id, dash + 1))
+end
+local maxMs, maxSeq = parse(ARGV[1])
+local ids = redis.call('LRANGE', KEYS[2], 0, -1)
+for i = #ids, 1, -1 do
+  local ms, seq = parse(ids[i])
+  if ms < maxMs or (ms == maxMs and seq <= maxSeq) then
+    local entry = redis.call('XRANGE', KEYS[1], ids[i], ids[i])[1]
+    if not entry then return {} end
+    local fields = entry[2]
+    for f = 1, #fields, 2 do
+      if fields[f] == 'event' then return {ids[i], fields[f + 1]} end
+    end
+    return {}
+  end
+end
+return {}
+`;

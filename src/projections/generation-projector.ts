@@ -78,7 +78,17 @@ export class GenerationProjector {
    * Applies a batch that follows `checkpoint`. Returns false, writing nothing, when the checkpoint moved
    * under us (another runner); the working memory is then stale and the caller must reload.
    */
-  async applyBatch(events: StoredEvent[], checkpoint: string): Promise<boolean> {
+  /**
+   * Listings and error entries left to render when rendering is deferred (rebuild): a rebuild renders each
+   * document once, at the end, instead of again whenever something it shows appears later in the log.
+   */
+  private readonly deferred = new Set<string>();
+
+  async applyBatch(
+    events: StoredEvent[],
+    checkpoint: string,
+    { deferRendering = false, nextCheckpoint = events[events.length - 1]?.position }: { deferRendering?: boolean; nextCheckpoint?: string } = {},
+  ): Promise<boolean> {
     if (events.length === 0) return true;
     const keys = this.keys;
     const changes = foldBatch(events);
@@ -94,12 +104,16 @@ export class GenerationProjector {
     const previous = new Map<string, ListingDocument | null>();
     touched.forEach((slug, i) => previous.set(slug, previousJson[i] ? (JSON.parse(previousJson[i]!) as ListingDocument) : null));
 
-    const writes = new WriteBatch();
+    const writes = new WriteBatch((term) => this.keys.term(term));
     const dirty = this.applyListingChanges(writes, changes.listings, previous);
     this.applyErrorChanges(writes, changes.errors, dirty);
-    await this.renderDirty(writes, dirty, changes.listings);
-    if (touched.length > 0 || changes.errors.size > 0) writes.set(keys.categoriesBody, renderCategories(this.state, this.categories));
-    writes.set(keys.checkpoint, events[events.length - 1].position);
+    if (deferRendering) {
+      for (const marker of dirty) this.deferred.add(marker);
+    } else {
+      await this.renderDirty(writes, dirty, changes.listings);
+      if (touched.length > 0 || changes.errors.size > 0) writes.set(keys.categoriesBody, renderCategories(this.state, this.categories));
+    }
+    writes.set(keys.checkpoint, nextCheckpoint);
     const tx = this.client.multi();
     writes.applyTo(tx);
     const result = await tx.exec();
@@ -179,6 +193,20 @@ export class GenerationProjector {
         tx.hdel(keys.errorEntries, id);
       }
     }
+  }
+
+  /** Renders what deferred batches left, in chunks, and the categories, then sets the checkpoint. */
+  async renderDeferred(checkpoint: string, chunkSize = 1000): Promise<void> {
+    const pending = [...this.deferred];
+    this.deferred.clear();
+    for (let i = 0; i < pending.length; i += chunkSize) {
+      const writes = new WriteBatch((term) => this.keys.term(term));
+      await this.renderDirty(writes, new Set(pending.slice(i, i + chunkSize)), new Map());
+      const tx = this.client.multi();
+      writes.applyTo(tx);
+      await tx.exec();
+    }
+    await this.client.mset(this.keys.categoriesBody, renderCategories(this.state, this.categories), this.keys.checkpoint, checkpoint);
   }
 
   /** Renders every dirty listing (and error entry, marked `error:<id>`) into the transaction. */

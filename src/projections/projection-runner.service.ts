@@ -107,32 +107,46 @@ export class ProjectionRunner implements OnApplicationShutdown {
     return false;
   }
 
-  /** Builds a new generation from the whole log, then makes it live in one step. */
+  /**
+   * Builds a new generation from the whole log, then makes it live in one step. Every event carries its
+   * aggregate's full document, so the build reads the newest event of each aggregate (up to the log's
+   * end when the rebuild starts), renders each document once, then catches up with what was appended
+   * meanwhile, event by event, before switching.
+   */
   async rebuild(onProgress?: (applied: number, total: number) => void): Promise<RebuildReport> {
     const started = Date.now();
+    await this.generations.deleteRetired();
+    const upTo = await this.store.lastPosition();
     const total = await this.store.count();
     const generation = await this.generations.allocate();
     const projector = new GenerationProjector(this.txClient(), generation, this.redis.keys.generation(generation), this.categories);
     await projector.initialise();
-    let checkpoint = START_POSITION;
     let applied = 0;
     try {
+      for await (const events of this.store.latestEvents(upTo)) {
+        if (!(await projector.applyBatch(events, START_POSITION, { deferRendering: true, nextCheckpoint: START_POSITION }))) {
+          throw new Error(`generation ${generation} was written by someone else during the rebuild`);
+        }
+        applied += events.length;
+        onProgress?.(applied, total);
+      }
+      await projector.renderDeferred(upTo);
+      let checkpoint = upTo;
       for (;;) {
-        const events = await this.store.readAll(checkpoint, Math.max(this.config.projectorBatchSize, 1000));
+        const events = await this.store.readAll(checkpoint, this.config.projectorBatchSize);
         if (events.length === 0) break;
         if (!(await projector.applyBatch(events, checkpoint))) {
           throw new Error(`generation ${generation} was written by someone else during the rebuild`);
         }
         checkpoint = events[events.length - 1].position;
-        applied += events.length;
-        onProgress?.(applied, Math.max(total, applied));
       }
+      onProgress?.(total, total);
     } catch (error) {
       await this.generations.discard(generation);
       throw error;
     }
     await this.generations.switchTo(generation);
-    return { generation, events: applied, milliseconds: Date.now() - started };
+    return { generation, events: total, milliseconds: Date.now() - started };
   }
 
   private async loop(): Promise<void> {

@@ -10,6 +10,19 @@ const CHUNK = 1000;
  * Deletions go before additions; a batch never deletes and adds the same member of the same key.
  */
 export class WriteBatch {
+  /** Postings by term (the key is built once per term at flush, not once per posting). */
+  private readonly termAdds = new Map<string, Array<string | number>>();
+  private readonly termRems = new Map<string, string[]>();
+
+  constructor(private readonly termKey: (term: string) => string = (term) => term) {}
+
+  termZadd(term: string, score: number, slug: string): void {
+    listOf(this.termAdds, term).push(score, slug);
+  }
+  termZrem(term: string, slug: string): void {
+    listOf(this.termRems, term).push(slug);
+  }
+
   private readonly zadds = new Map<string, Array<string | number>>();
   private readonly zrems = new Map<string, string[]>();
   private readonly hsets = new Map<string, Array<string>>();
@@ -18,19 +31,20 @@ export class WriteBatch {
   private readonly sets = new Map<string, string>();
 
   zadd(key: string, score: number, member: string): void {
-    push(this.zadds, key, score, member);
+    const list = listOf(this.zadds, key);
+    list.push(score, member);
   }
   zrem(key: string, member: string): void {
-    push(this.zrems, key, member);
+    listOf(this.zrems, key).push(member);
   }
   hset(key: string, field: string, value: string): void {
-    push(this.hsets, key, field, value);
+    listOf(this.hsets, key).push(field, value);
   }
   hdel(key: string, field: string): void {
-    push(this.hdels, key, field);
+    listOf(this.hdels, key).push(field);
   }
   sadd(key: string, member: string): void {
-    push(this.sadds, key, member);
+    listOf(this.sadds, key).push(member);
   }
   set(key: string, value: string): void {
     this.sets.set(key, value);
@@ -38,8 +52,10 @@ export class WriteBatch {
 
   /** Appends the grouped commands to a transaction. */
   applyTo(tx: ChainableCommander): void {
+    for (const [term, members] of this.termRems) for (const part of chunks(members, CHUNK)) tx.zrem(this.termKey(term), ...part);
     for (const [key, members] of this.zrems) for (const part of chunks(members, CHUNK)) tx.zrem(key, ...part);
     for (const [key, fields] of this.hdels) for (const part of chunks(fields, CHUNK)) tx.hdel(key, ...part);
+    for (const [term, pairs] of this.termAdds) for (const part of chunks(pairs, CHUNK * 2)) tx.zadd(this.termKey(term), ...part);
     for (const [key, pairs] of this.zadds) for (const part of chunks(pairs, CHUNK * 2)) tx.zadd(key, ...part);
     for (const [key, pairs] of this.hsets) for (const part of chunks(pairs, CHUNK * 2)) tx.hset(key, ...part);
     for (const [key, members] of this.sadds) for (const part of chunks(members, CHUNK)) tx.sadd(key, ...part);
@@ -47,10 +63,10 @@ export class WriteBatch {
   }
 }
 
-function push<T>(map: Map<string, T[]>, key: string, ...values: T[]): void {
-  const list = map.get(key);
-  if (list) list.push(...values);
-  else map.set(key, values);
+function listOf<T>(map: Map<string, T[]>, key: string): T[] {
+  let list = map.get(key);
+  if (!list) map.set(key, (list = []));
+  return list;
 }
 
 function chunks<T>(items: T[], size: number): T[][] {

@@ -11,17 +11,19 @@ export interface SearchField {
   b: number;
   /** Typical length in terms, for the normalisation. */
   averageLength: number;
+  /** Index single Chinese characters too (short fields), so a one-character query finds names and categories. */
+  singleCharacters: boolean;
 }
 
 export const SEARCH_FIELDS: SearchField[] = [
-  { name: 'name', weight: 10, b: 0, averageLength: 3 },
-  { name: 'nameCn', weight: 10, b: 0, averageLength: 8 },
-  { name: 'tags', weight: 5, b: 0.3, averageLength: 8 },
-  { name: 'category', weight: 4, b: 0, averageLength: 6 },
-  { name: 'description', weight: 2, b: 0.5, averageLength: 16 },
-  { name: 'descriptionCn', weight: 2, b: 0.5, averageLength: 60 },
-  { name: 'features', weight: 1, b: 0.5, averageLength: 40 },
-  { name: 'usageTips', weight: 0.5, b: 0.5, averageLength: 60 },
+  { name: 'name', weight: 10, b: 0, averageLength: 3, singleCharacters: true },
+  { name: 'nameCn', weight: 10, b: 0, averageLength: 8, singleCharacters: true },
+  { name: 'tags', weight: 5, b: 0.3, averageLength: 8, singleCharacters: true },
+  { name: 'category', weight: 4, b: 0, averageLength: 6, singleCharacters: true },
+  { name: 'description', weight: 2, b: 0.5, averageLength: 16, singleCharacters: false },
+  { name: 'descriptionCn', weight: 2, b: 0.5, averageLength: 35, singleCharacters: false },
+  { name: 'features', weight: 1, b: 0.5, averageLength: 40, singleCharacters: false },
+  { name: 'usageTips', weight: 0.5, b: 0.5, averageLength: 60, singleCharacters: false },
 ];
 
 export const FIELD_BITS = 1 << 10;

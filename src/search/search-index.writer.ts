@@ -23,7 +23,7 @@ export function listingPostings(listing: ListingDocument, category: Category | u
   };
   const weighted = new Map<string, { tf: number; mask: number }>();
   SEARCH_FIELDS.forEach((field, bit) => {
-    const terms = indexTerms(texts[field.name]);
+    const terms = indexTerms(texts[field.name], field.singleCharacters);
     if (terms.length === 0) return;
     const counts = new Map<string, number>();
     for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
@@ -72,12 +72,12 @@ export class SearchIndexWriter {
   replace(tx: WriteBatch, slug: string, previous: Map<string, number> | null, next: Map<string, number> | null): void {
     if (previous) {
       for (const term of previous.keys()) {
-        if (!next?.has(term)) tx.zrem(this.keys.term(term), slug);
+        if (!next?.has(term)) tx.termZrem(term, slug);
       }
     }
     if (!next) return;
     for (const [term, score] of next) {
-      if (previous?.get(term) !== score) tx.zadd(this.keys.term(term), score, slug);
+      if (previous?.get(term) !== score) tx.termZadd(term, score, slug);
       if (!this.dictionary.has(term)) {
         this.dictionary.add(term);
         tx.zadd(this.keys.termDictionary, 0, term);

@@ -16,7 +16,7 @@ export const STOP_WORDS = new Set(
 const segmenter = new Intl.Segmenter('zh', { granularity: 'word' });
 
 /** Bump when the terms produced for a text change: read models built with another version are rebuilt. */
-export const TOKENIZER_VERSION = 1;
+export const TOKENIZER_VERSION = 2;
 
 export function normalize(text: string): string {
   return text.normalize('NFKC').toLowerCase();
@@ -51,14 +51,20 @@ export function hanRuns(text: string): string[] {
   return [...normalize(text).matchAll(HAN_RUN)].map((m) => m[0]);
 }
 
-/** Words of a Han run as Intl.Segmenter cuts them. */
+/** Words of a Han run as Intl.Segmenter cuts them (cached: the segmenter is slow, and runs repeat a lot). */
 export function hanWords(run: string): string[] {
+  const cached = segmentCache.get(run);
+  if (cached) return cached;
   const words: string[] = [];
   for (const segment of segmenter.segment(run)) {
     if (segment.isWordLike) words.push(segment.segment);
   }
+  if (segmentCache.size >= SEGMENT_CACHE_SIZE) segmentCache.clear();
+  segmentCache.set(run, words);
   return words;
 }
+const SEGMENT_CACHE_SIZE = 50_000;
+const segmentCache = new Map<string, string[]>();
 
 export function bigrams(run: string): string[] {
   const chars = [...run];
@@ -67,13 +73,16 @@ export function bigrams(run: string): string[] {
   return out;
 }
 
-/** Every index term of a text, with repeats (the count is the term frequency). */
-export function indexTerms(text: string): string[] {
+/**
+ * Every index term of a text, with repeats (the count is the term frequency). Chinese gives its
+ * segmenter words of 3+ characters, every bigram and, when `singleCharacters`, every character.
+ */
+export function indexTerms(text: string, singleCharacters = true): string[] {
   const terms = latinTerms(text);
   for (const run of hanRuns(text)) {
-    const chars = [...run];
     const words = hanWords(run).filter((w) => [...w].length > 2);
-    terms.push(...words, ...bigrams(run), ...chars);
+    terms.push(...words, ...bigrams(run));
+    if (singleCharacters || run.length === 1) terms.push(...run);
   }
   return terms;
 }
