@@ -11,6 +11,8 @@ export class AppConfig {
   readonly projectorEnabled: boolean;
   readonly projectorBatchSize: number;
   readonly projectorLeaseMs: number;
+  /** When the projector is this many events behind, it builds a new generation instead of replaying. */
+  readonly projectorRebuildLag: number;
   readonly fixturesDir: string;
   readonly publicBaseUrl: string | null;
   readonly logLevel: string;
@@ -31,6 +33,7 @@ export class AppConfig {
     this.projectorEnabled = (env.PROJECTOR ?? 'on') !== 'off';
     this.projectorBatchSize = intFrom(env.PROJECTOR_BATCH_SIZE, 500);
     this.projectorLeaseMs = intFrom(env.PROJECTOR_LEASE_MS, 10_000);
+    this.projectorRebuildLag = intFrom(env.PROJECTOR_REBUILD_LAG, 5_000);
     this.fixturesDir = env.FIXTURES_DIR ?? 'fixtures';
     this.publicBaseUrl = env.PUBLIC_BASE_URL ?? null;
     this.logLevel = env.LOG_LEVEL ?? 'info';

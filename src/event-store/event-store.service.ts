@@ -122,6 +122,13 @@ export class EventStore {
     return entries.length > 0 ? entries[0][0] : '0-0';
   }
 
+  /** The newest position and the number of events, read together. */
+  async head(): Promise<{ position: string; count: number }> {
+    const reply = await this.redis.client.multi().xrevrange(this.redis.keys.events, '+', '-', 'COUNT', 1).xlen(this.redis.keys.events).exec();
+    const entries = reply![0][1] as Array<[string, string[]]>;
+    return { position: entries.length > 0 ? entries[0][0] : '0-0', count: Number(reply![1][1]) };
+  }
+
   async count(): Promise<number> {
     return this.redis.client.xlen(this.redis.keys.events);
   }

@@ -70,6 +70,11 @@ export class GenerationProjector {
     await this.client.hset(this.keys.meta, { readModelVersion: READ_MODEL_VERSION, createdAt: new Date().toISOString() });
   }
 
+  /** Events of the stream not applied to this generation yet. */
+  async lag(streamLength: number): Promise<number> {
+    return streamLength - Number((await this.client.get(this.keys.appliedEvents)) ?? 0);
+  }
+
   async readModelVersion(): Promise<string | null> {
     return this.client.hget(this.keys.meta, 'readModelVersion');
   }
@@ -95,7 +100,8 @@ export class GenerationProjector {
     const touched = [...changes.listings.keys()];
 
     await this.client.watch(keys.checkpoint);
-    const current = (await this.client.get(keys.checkpoint)) ?? START_POSITION;
+    const [stored, applied] = await this.client.mget(keys.checkpoint, keys.appliedEvents);
+    const current = stored ?? START_POSITION;
     if (current !== checkpoint) {
       await this.client.unwatch();
       return false;
@@ -114,6 +120,7 @@ export class GenerationProjector {
       if (touched.length > 0 || changes.errors.size > 0) writes.set(keys.categoriesBody, renderCategories(this.state, this.categories));
     }
     writes.set(keys.checkpoint, nextCheckpoint);
+    writes.set(keys.appliedEvents, String(Number(applied ?? 0) + events.length));
     const tx = this.client.multi();
     writes.applyTo(tx);
     const result = await tx.exec();
@@ -196,7 +203,7 @@ export class GenerationProjector {
   }
 
   /** Renders what deferred batches left, in chunks, and the categories, then sets the checkpoint. */
-  async renderDeferred(checkpoint: string, chunkSize = 1000): Promise<void> {
+  async renderDeferred(checkpoint: string, appliedEvents: number, chunkSize = 1000): Promise<void> {
     const pending = [...this.deferred];
     this.deferred.clear();
     for (let i = 0; i < pending.length; i += chunkSize) {
@@ -206,7 +213,14 @@ export class GenerationProjector {
       writes.applyTo(tx);
       await tx.exec();
     }
-    await this.client.mset(this.keys.categoriesBody, renderCategories(this.state, this.categories), this.keys.checkpoint, checkpoint);
+    await this.client.mset(
+      this.keys.categoriesBody,
+      renderCategories(this.state, this.categories),
+      this.keys.checkpoint,
+      checkpoint,
+      this.keys.appliedEvents,
+      String(appliedEvents),
+    );
   }
 
   /** Renders every dirty listing (and error entry, marked `error:<id>`) into the transaction. */

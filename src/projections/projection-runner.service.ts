@@ -116,8 +116,7 @@ export class ProjectionRunner implements OnApplicationShutdown {
   async rebuild(onProgress?: (applied: number, total: number) => void): Promise<RebuildReport> {
     const started = Date.now();
     await this.generations.deleteRetired();
-    const upTo = await this.store.lastPosition();
-    const total = await this.store.count();
+    const { position: upTo, count: total } = await this.store.head();
     const generation = await this.generations.allocate();
     const projector = new GenerationProjector(this.txClient(), generation, this.redis.keys.generation(generation), this.categories);
     await projector.initialise();
@@ -130,7 +129,7 @@ export class ProjectionRunner implements OnApplicationShutdown {
         applied += events.length;
         onProgress?.(applied, total);
       }
-      await projector.renderDeferred(upTo);
+      await projector.renderDeferred(upTo, total);
       let checkpoint = upTo;
       for (;;) {
         const events = await this.store.readAll(checkpoint, this.config.projectorBatchSize);
@@ -195,6 +194,14 @@ export class ProjectionRunner implements OnApplicationShutdown {
         ? await this.store.waitForEvents(this.blockingClient(), this.checkpoint, batch, blockMs)
         : await this.store.readAll(this.checkpoint, batch);
     if (events.length === 0) return false;
+    if (events.length === batch && (await projector.lag(await this.store.count())) > this.config.projectorRebuildLag) {
+      // Far behind (a bulk import): building a new generation renders each document once, where
+      // replaying would render documents again and again as what they show arrives.
+      this.logger.log(`projection is more than ${this.config.projectorRebuildLag} events behind: rebuilding instead of replaying`);
+      await this.rebuild();
+      this.projector = null;
+      return true;
+    }
     if (await projector.applyBatch(events, this.checkpoint)) {
       this.checkpoint = events[events.length - 1].position;
     } else {

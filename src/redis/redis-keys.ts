@@ -46,6 +46,10 @@ export class GenerationKeys {
   get checkpoint(): string {
     return `${this.tag}:checkpoint`;
   }
+  /** Number of events of the stream this generation reflects (so lag = stream length - this). */
+  get appliedEvents(): string {
+    return `${this.tag}:applied`;
+  }
   /** Generation facts: index schema version, build state. */
   get meta(): string {
     return `${this.tag}:meta`;
