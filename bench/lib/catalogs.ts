@@ -1,0 +1,64 @@
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Redis } from 'ioredis';
+import { runCli } from './processes';
+import { generateCatalog, writeCatalog } from './synthetic-catalog';
+
+export interface WriteRow {
+  catalog: string;
+  listings: number;
+  events: number;
+  ingestMs: number;
+  rebuildMs: number;
+  memoryBytes: number;
+}
+
+/** The folder of a synthetic catalog of `size` listings, generated once (same seed, same catalog). */
+export function syntheticFolder(size: number, log: (line: string) => void): string {
+  const folder = join('bench', '.data', `synthetic-${size}`);
+  let count = -1;
+  try {
+    count = readdirSync(folder).length;
+  } catch {
+    /* not generated yet */
+  }
+  if (count !== size) {
+    log(`generating ${size} synthetic listings in ${folder}`);
+    writeCatalog(generateCatalog(size), folder);
+  }
+  return folder;
+}
+
+/** Ingest with projection (the CLI applies the projections itself: no service is running), then a rebuild. */
+export async function measureIngest(
+  admin: Redis,
+  env: Record<string, string>,
+  paths: string[],
+  catalog: string,
+  listings: number,
+  log: (line: string) => void,
+): Promise<WriteRow> {
+  const before = await usedMemory(admin);
+  log(`ingesting ${catalog}`);
+  const ingest = await runCli(paths, env);
+  const events = await admin.xlen(`{${env.REDIS_NAMESPACE}:es}:events`);
+  const memoryBytes = (await usedMemory(admin)) - before;
+  log(`rebuilding ${catalog}`);
+  const rebuild = await runCli(['rebuild'], env);
+  const rebuildMs = Number(/in (\d+) ms/.exec(rebuild.stdout)?.[1] ?? rebuild.ms);
+  return { catalog, listings, events, ingestMs: ingest.ms, rebuildMs, memoryBytes };
+}
+
+async function usedMemory(admin: Redis): Promise<number> {
+  return Number(/used_memory:(\d+)/.exec(await admin.info('memory'))![1]);
+}
+
+export async function dropNamespace(admin: Redis, namespace: string): Promise<void> {
+  let cursor = '0';
+  do {
+    const [next, keys] = await admin.scan(cursor, 'MATCH', `{${namespace}:*`, 'COUNT', 5000);
+    cursor = next;
+    if (keys.length) await admin.unlink(...keys);
+  } while (cursor !== '0');
+}
+

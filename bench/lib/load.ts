@@ -1,0 +1,32 @@
+import autocannon from 'autocannon';
+
+export interface LoadResult {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+  requests: number;
+}
+
+/**
+ * Drives a server with autocannon (keep-alive, no pipelining): each connection cycles through `paths`.
+ * Latencies in milliseconds.
+ */
+export async function load(baseUrl: string, paths: string[], connections: number, seconds: number): Promise<LoadResult> {
+  const result = await autocannon({
+    url: baseUrl,
+    connections,
+    duration: seconds,
+    pipelining: 1,
+    requests: paths.map((path) => ({ method: 'GET', path })),
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts,
+    non2xx: result.non2xx,
+    requests: result.requests.total,
+  };
+}

@@ -1,0 +1,86 @@
+import { ChildProcess, spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+
+/** Child processes of a benchmark run: a Redis of its own, the service, the CLI, the peer, the limit. */
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const running = new Set<ChildProcess>();
+process.on('exit', () => running.forEach((child) => child.kill('SIGKILL')));
+
+export function start(command: string, args: string[], env: Record<string, string> = {}): ChildProcess {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  running.add(child);
+  child.on('exit', () => running.delete(child));
+  return child;
+}
+
+export function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
+}
+
+export async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export const httpAnswers = (url: string) => async () => (await fetch(url)).ok;
+
+/** A redis-server of the benchmark's own, without persistence, so memory and timings are its alone. */
+export async function startRedis(): Promise<{ url: string; port: number; child: ChildProcess }> {
+  const port = await freePort();
+  const child = start('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no']);
+  const { Redis } = await import('ioredis');
+  await waitFor(
+    async () => {
+      const client = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 0 });
+      try {
+        await client.connect();
+        return (await client.ping()) === 'PONG';
+      } finally {
+        client.disconnect();
+      }
+    },
+    10_000,
+    'redis-server',
+  );
+  return { url: `redis://127.0.0.1:${port}`, port, child };
+}
+
+/** Runs the ingest CLI to completion; returns its wall time and output. */
+export function runCli(args: string[], env: Record<string, string>): Promise<{ ms: number; stdout: string; stderr: string }> {
+  const started = Date.now();
+  const child = start(process.execPath, ['dist/ingest/main.js', ...args], env);
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (d) => (stdout += d));
+  child.stderr!.on('data', (d) => (stderr += d));
+  return new Promise((resolve, reject) => {
+    child.on('exit', (code) =>
+      code === 0 ? resolve({ ms: Date.now() - started, stdout, stderr }) : reject(new Error(`ingest ${args.join(' ')} exited ${code}:\n${stderr}`)),
+    );
+  });
+}
+
+/** Starts the API service and waits until it answers. */
+export async function startService(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = start(process.execPath, ['dist/src/main.js'], { LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' });
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(httpAnswers(`${url}/healthz`), 60_000, 'the service');
+  return { url, child };
+}

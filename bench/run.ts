@@ -1,0 +1,215 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { load, LoadResult } from './lib/load';
+import { freePort, httpAnswers, start, startRedis, startService, stop, waitFor } from './lib/processes';
+import { scenarios, searchPaths } from './lib/scenarios';
+import { dropNamespace, measureIngest, syntheticFolder, WriteRow } from './lib/catalogs';
+import { loadFixtureListings } from './lib/synthetic-catalog';
+
+/**
+ * `npm run bench`: everything measured side by side in one run on this machine, because absolute numbers
+ * drift on shared machines while ratios hold.
+ *   read side:  the limit (bare Node http, same bodies), this service, json-server (the peer) on the same
+ *               127 listings, for search / detail / compare / categories at 1, 10 and 100 connections;
+ *   write side: ingest with projection of the fixtures and of synthetic catalogs, full rebuild, memory;
+ *   growth:     search latency at 127 listings and at each synthetic size.
+ * Prints the tables and writes them into bench/README.md between the result markers.
+ * Options: --sizes=10000,100000  --seconds=5  --connections=1,10,100  --no-readme
+ */
+const args = Object.fromEntries(
+  process.argv.slice(2).map((a) => {
+    const [k, v] = a.replace(/^--/, '').split('=');
+    return [k, v ?? 'true'];
+  }),
+);
+const SIZES = (args.sizes ?? '10000,100000').split(',').filter(Boolean).map(Number);
+const SECONDS = Number(args.seconds ?? 5);
+const CONNECTIONS = (args.connections ?? '1,10,100').split(',').map(Number);
+
+interface ReadRow {
+  scenario: string;
+  connections: number;
+  limit: LoadResult;
+  ours: LoadResult;
+  peer: LoadResult;
+}
+interface GrowthRow {
+  listings: number;
+  search: LoadResult;
+}
+
+const log = (line: string) => console.error(`[bench] ${line}`);
+
+async function main(): Promise<void> {
+  const machine = machineInfo();
+  log(`${machine.date}: ${machine.cores} cores, Node ${machine.node}, Redis ${machine.redis}`);
+  const redis = await startRedis();
+  const admin = new Redis(redis.url);
+  const env = (namespace: string) => ({ REDIS_URL: redis.url, REDIS_NAMESPACE: namespace });
+
+  // Write side on the real content first: this is also the data the read side serves.
+  const fixtures = await measureIngest(admin, env('dir'), ['fixtures'], 'fixtures (127)', 127, log);
+  const writeRows: WriteRow[] = [fixtures];
+
+  const service = await startService(env('dir'));
+  const reads = await readSide(service.url);
+  const growth: GrowthRow[] = [{ listings: 127, search: await load(service.url, searchPaths(), 10, SECONDS) }];
+  await stop(service.child);
+
+  for (const size of SIZES) {
+    const folder = syntheticFolder(size, log);
+    const namespace = `syn${size}`;
+    const row = await measureIngest(admin, env(namespace), ['fixtures', folder], `synthetic ${size.toLocaleString('en')} + fixtures`, size + 127, log);
+    writeRows.push(row);
+    const sized = await startService({ ...env(namespace), PROJECTOR: 'off' });
+    growth.push({ listings: size + 127, search: await load(sized.url, searchPaths(), 10, SECONDS) });
+    await stop(sized.child);
+    await dropNamespace(admin, namespace);
+  }
+
+  await admin.quit();
+  await stop(redis.child);
+  const report = renderReport(machine, reads, writeRows, growth);
+  console.log(report);
+  if (args['no-readme'] !== 'true') writeReadme(report);
+}
+
+function machineInfo() {
+  const redisVersion = /v=([\d.]+)/.exec(execFileSync('redis-server', ['--version']).toString())?.[1] ?? 'unknown';
+  return { date: new Date().toISOString().slice(0, 10), cores: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', node: process.version, redis: redisVersion };
+}
+
+async function readSide(serviceUrl: string): Promise<ReadRow[]> {
+  const list = scenarios();
+  // The limit answers every path with exactly the bytes the service sends for it.
+  const bodies: Record<string, string> = {};
+  for (const scenario of list) {
+    for (const path of scenario.ours) {
+      const response = await fetch(`${serviceUrl}${path}`);
+      if (!response.ok) throw new Error(`${path}: ${response.status}`);
+      bodies[path] = await response.text();
+    }
+  }
+  mkdirSync(join('bench', '.data'), { recursive: true });
+  const bodiesFile = join('bench', '.data', 'limit-bodies.json');
+  writeFileSync(bodiesFile, JSON.stringify(bodies));
+  const limitPort = await freePort();
+  const limit = start(process.execPath, ['dist/bench/lib/limit-server.js', String(limitPort), bodiesFile]);
+  const limitUrl = `http://127.0.0.1:${limitPort}`;
+  await waitFor(httpAnswers(`${limitUrl}/`), 10_000, 'the limit server');
+
+  const peer = await startPeer();
+  const rows: ReadRow[] = [];
+  for (const scenario of list) {
+    for (const connections of CONNECTIONS) {
+      log(`read: ${scenario.name} at ${connections} connection(s)`);
+      const row: ReadRow = {
+        scenario: scenario.name,
+        connections,
+        limit: await load(limitUrl, scenario.ours, connections, SECONDS),
+        ours: await load(serviceUrl, scenario.ours, connections, SECONDS),
+        peer: await load(peer.url, scenario.peer, connections, SECONDS),
+      };
+      rows.push(row);
+    }
+  }
+  await stop(limit);
+  await stop(peer.child);
+  return rows;
+}
+
+/** json-server 0.17 serving the same 127 listings (id = slug) and the category counts from one file. */
+async function startPeer() {
+  const listings = loadFixtureListings().map((l) => ({ id: l.slug, ...l }));
+  const counts = new Map<string, number>();
+  for (const l of listings) counts.set(l.category, (counts.get(l.category) ?? 0) + 1);
+  const db = { listings, categories: [...counts].map(([slug, count]) => ({ id: slug, slug, count })) };
+  const file = join('bench', '.data', 'json-server-db.json');
+  writeFileSync(file, JSON.stringify(db));
+  const port = await freePort();
+  const child = start(process.execPath, ['node_modules/json-server/lib/cli/bin.js', file, '--port', String(port), '--host', '127.0.0.1', '--quiet']);
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(httpAnswers(`${url}/categories`), 20_000, 'json-server');
+  return { url, child };
+}
+
+const fmt = (n: number, digits = 0) => n.toLocaleString('en', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}x` : 'n/a');
+
+function renderReport(machine: ReturnType<typeof machineInfo>, reads: ReadRow[], writes: WriteRow[], growth: GrowthRow[]): string {
+  const lines: string[] = [];
+  lines.push(`Measured ${machine.date} on ${machine.cores} cores (${machine.cpu}), Node ${machine.node}, Redis ${machine.redis}; load generator, servers and Redis share the machine. ${SECONDS} s per measurement.`);
+  lines.push('');
+  lines.push('### Read side: requests per second (latency in ms)');
+  lines.push('');
+  lines.push('| endpoint | conns | limit rps | this service rps | json-server rps | service / limit | service / json-server | service p50 | service p99 | json-server p99 | errors + non-2xx (service) |');
+  lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const r of reads) {
+    lines.push(
+      `| ${r.scenario} | ${r.connections} | ${fmt(r.limit.rps)} | ${fmt(r.ours.rps)} | ${fmt(r.peer.rps)} | ${ratio(r.ours.rps, r.limit.rps)} | ${ratio(r.ours.rps, r.peer.rps)} | ${fmt(r.ours.p50, 1)} | ${fmt(r.ours.p99, 1)} | ${fmt(r.peer.p99, 1)} | ${r.ours.errors + r.ours.non2xx} |`,
+    );
+  }
+  lines.push('');
+  lines.push('### Write side: ingest with projection, rebuild, memory');
+  lines.push('');
+  lines.push('| catalog | listings | events | ingest + projection | events/s | full rebuild | Redis memory | per listing |');
+  lines.push('|---|---:|---:|---:|---:|---:|---:|---:|');
+  for (const w of writes) {
+    lines.push(
+      `| ${w.catalog} | ${fmt(w.listings)} | ${fmt(w.events)} | ${fmt(w.ingestMs / 1000, 1)} s | ${fmt(w.events / (w.ingestMs / 1000))} | ${fmt(w.rebuildMs / 1000, 1)} s | ${fmt(w.memoryBytes / 1048576, 1)} MB | ${fmt(w.memoryBytes / w.listings / 1024, 1)} KB |`,
+    );
+  }
+  lines.push('');
+  lines.push('### Growth: search at 10 connections as the catalog grows');
+  lines.push('');
+  lines.push('| listings | search rps | p50 ms | p99 ms | errors + non-2xx |');
+  lines.push('|---:|---:|---:|---:|---:|');
+  for (const g of growth) {
+    lines.push(`| ${fmt(g.listings)} | ${fmt(g.search.rps)} | ${fmt(g.search.p50, 1)} | ${fmt(g.search.p99, 1)} | ${g.search.errors + g.search.non2xx} |`);
+  }
+  lines.push('');
+  lines.push('### Targets');
+  lines.push('');
+  const at = (scenario: string, connections: number) => reads.find((r) => r.scenario === scenario && r.connections === connections);
+  const check = (ok: boolean, text: string) => lines.push(`- ${ok ? 'met' : '**not met**'}: ${text}`);
+  const s100 = at('search', 100);
+  if (s100) {
+    check(s100.ours.rps >= 0.5 * s100.limit.rps, `search >= 0.5 x the limit at 100 connections (${ratio(s100.ours.rps, s100.limit.rps)})`);
+    check(s100.ours.p99 < 10, `search p99 < 10 ms at 100 connections on 127 listings (${fmt(s100.ours.p99, 1)} ms)`);
+  }
+  const d100 = at('detail', 100);
+  if (d100) check(d100.ours.rps >= 0.7 * d100.limit.rps, `detail >= 0.7 x the limit at 100 connections (${ratio(d100.ours.rps, d100.limit.rps)})`);
+  for (const r of reads) {
+    if (r.ours.rps < 3 * r.peer.rps) check(false, `${r.scenario} at ${r.connections} connection(s) >= 3 x json-server (${ratio(r.ours.rps, r.peer.rps)})`);
+  }
+  if (reads.every((r) => r.ours.rps >= 3 * r.peer.rps)) check(true, 'every read endpoint >= 3 x json-server at every concurrency');
+  const errors = reads.reduce((n, r) => n + r.ours.errors + r.ours.non2xx, 0) + growth.reduce((n, g) => n + g.search.errors + g.search.non2xx, 0);
+  check(errors === 0, `no errors and no non-2xx responses under load (${errors})`);
+  const big = writes.find((w) => w.listings >= 100_000);
+  if (big) {
+    check(big.events / (big.ingestMs / 1000) >= 10_000, `100,000 listings: ingest with projection >= 10,000 events/s (${fmt(big.events / (big.ingestMs / 1000))})`);
+    check(big.rebuildMs < 60_000, `100,000 listings: rebuild < 60 s (${fmt(big.rebuildMs / 1000, 1)} s)`);
+  }
+  const bigGrowth = growth.find((g) => g.listings >= 100_000);
+  if (bigGrowth) check(bigGrowth.search.p50 < 10, `100,000 listings: search p50 < 10 ms (${fmt(bigGrowth.search.p50, 1)} ms)`);
+  return lines.join('\n');
+}
+
+function writeReadme(report: string): void {
+  const file = join('bench', 'README.md');
+  const text = readFileSync(file, 'utf8');
+  const start = '<!-- results:start -->';
+  const end = '<!-- results:end -->';
+  const before = text.slice(0, text.indexOf(start) + start.length);
+  const after = text.slice(text.indexOf(end));
+  writeFileSync(file, `${before}\n${report}\n${after}`);
+  log(`wrote the results into ${file}`);
+}
+
+void main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
