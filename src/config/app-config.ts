@@ -17,6 +17,10 @@ export class AppConfig {
   readonly publicBaseUrl: string | null;
   readonly logLevel: string;
   readonly logRequests: boolean;
+  /** Cache read models in process, cleared on every change notification (READ_CACHE=off to disable). */
+  readonly readCache: boolean;
+  /** Distinct searches kept in the read cache. */
+  readonly searchCacheSize: number;
 
   constructor(env: NodeJS.ProcessEnv = process.env) {
     this.port = intFrom(env.PORT, 3000);
@@ -38,6 +42,8 @@ export class AppConfig {
     this.publicBaseUrl = env.PUBLIC_BASE_URL ?? null;
     this.logLevel = env.LOG_LEVEL ?? 'info';
     this.logRequests = env.LOG_REQUESTS === 'on';
+    this.readCache = (env.READ_CACHE ?? 'on') !== 'off';
+    this.searchCacheSize = intFrom(env.SEARCH_CACHE_SIZE, 10_000);
   }
 
   /** A copy with some settings replaced (tests and the CLI use it). */

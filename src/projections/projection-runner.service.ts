@@ -6,6 +6,7 @@ import { RedisClient, RedisConnection } from '../redis/redis-connection';
 import { GenerationProjector, READ_MODEL_VERSION, START_POSITION } from './generation-projector';
 import { Generations } from './generations';
 import { ProjectorLease } from './projector-lease';
+import { ReadModelReader } from './read-model.reader';
 
 export interface RebuildReport {
   generation: number;
@@ -40,6 +41,7 @@ export class ProjectionRunner implements OnApplicationShutdown {
     private readonly store: EventStore,
     private readonly config: AppConfig,
     private readonly categories: CategoryCatalog,
+    private readonly reader: ReadModelReader,
   ) {
     this.generations = new Generations(redis.client, redis.keys);
     this.lease = new ProjectorLease(redis.client, redis.keys.projectorLease, config.projectorLeaseMs);
@@ -100,7 +102,11 @@ export class ProjectionRunner implements OnApplicationShutdown {
       const generation = await this.generations.current();
       if (generation !== null) {
         const checkpoint = await this.redis.client.get(this.redis.keys.generation(generation).checkpoint);
-        if (checkpoint && comparePositions(checkpoint, position) >= 0) return true;
+        if (checkpoint && comparePositions(checkpoint, position) >= 0) {
+          // Callers in this process read right after: make sure this process's cache shows it.
+          await this.reader.refresh(true);
+          return true;
+        }
       }
       await sleep(50);
     }
@@ -145,6 +151,7 @@ export class ProjectionRunner implements OnApplicationShutdown {
       throw error;
     }
     await this.generations.switchTo(generation);
+    await this.notifyChanged();
     return { generation, events: total, milliseconds: Date.now() - started };
   }
 
@@ -204,6 +211,7 @@ export class ProjectionRunner implements OnApplicationShutdown {
     }
     if (await projector.applyBatch(events, this.checkpoint)) {
       this.checkpoint = events[events.length - 1].position;
+      await this.notifyChanged();
     } else {
       this.projector = null;
     }
@@ -230,6 +238,12 @@ export class ProjectionRunner implements OnApplicationShutdown {
     this.checkpoint = await projector.load();
     this.projector = projector;
     return projector;
+  }
+
+  /** Tells every reader (this process's at once, the others by pub/sub) that the read models changed. */
+  private async notifyChanged(): Promise<void> {
+    this.reader.invalidate();
+    await this.redis.client.publish(this.redis.keys.changesChannel, this.checkpoint).catch(() => undefined);
   }
 
   private txClient(): RedisClient {

@@ -1,11 +1,12 @@
-import { Injectable } from '@nestjs/common';
-import { RedisConnection } from '../redis/redis-connection';
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { AppConfig } from '../config/app-config';
+import { RedisClient, RedisConnection } from '../redis/redis-connection';
 import type { GenerationKeys } from '../redis/redis-keys';
 import { SearchRequest } from '../search/search-query';
 import { splitEtag } from './read-model-body';
 
-/** How long a reader trusts its idea of the live generation before asking Redis again. */
-const GENERATION_TTL_MS = 1000;
+/** Safety net behind the change notifications: how often a reader re-checks the live generation. */
+const POLL_MS = 1000;
 
 export interface SearchHit {
   slug: string;
@@ -13,60 +14,100 @@ export interface SearchHit {
   mask: number;
   summary: string;
 }
+export interface SearchAnswer {
+  total: number;
+  hits: SearchHit[];
+  notes: string;
+}
+export interface StoredBody {
+  etag: string;
+  body: string;
+}
 
 /**
- * The read side's access to the live generation of read models: one Redis round trip per call. The
- * number of the live generation is cached for a second (a replaced generation stays readable for 30 s).
+ * The read side's access to the live generation of read models, with an in-process cache in front.
+ *
+ * The read models change only when the projector commits a batch or a rebuild switches generations. Both
+ * publish on a channel; every reader clears its cache when it hears one, and also checks the live
+ * generation and its checkpoint every second in case a notification was missed. So a request served
+ * from the cache is at most one notification old, and a cache miss costs one Redis round trip.
+ * An epoch counter keeps a read that started before a change from filling the cache with old data.
  */
 @Injectable()
-export class ReadModelReader {
+export class ReadModelReader implements OnApplicationShutdown {
+  private readonly logger = new Logger(ReadModelReader.name);
   private generation: number | null = null;
-  private checkedAt = 0;
+  private checkpoint: string | null = null;
+  private epoch = 0;
+  private started = false;
+  private timer: NodeJS.Timeout | null = null;
+  private subscriber: RedisClient | null = null;
 
-  constructor(private readonly redis: RedisConnection) {}
+  private readonly details: BoundedCache<StoredBody | null>;
+  private readonly rows: BoundedCache<string | null>;
+  private readonly responses: BoundedCache<StoredBody>;
+  private categoriesBody: StoredBody | null | undefined;
+  private errorList: string[] | undefined;
+
+  constructor(
+    private readonly redis: RedisConnection,
+    private readonly config: AppConfig,
+  ) {
+    const on = config.readCache;
+    this.details = new BoundedCache(on ? 20_000 : 0);
+    this.rows = new BoundedCache(on ? 20_000 : 0);
+    this.responses = new BoundedCache(on ? config.searchCacheSize : 0);
+  }
 
   /** Keys of the live generation, or null when nothing has been projected yet. */
   async keys(): Promise<GenerationKeys | null> {
-    const now = Date.now();
-    if (this.generation === null || now - this.checkedAt > GENERATION_TTL_MS) {
-      const value = await this.redis.client.get(this.redis.keys.currentGeneration);
-      this.generation = value === null ? null : Number(value);
-      this.checkedAt = now;
-    }
+    if (!this.started) await this.start();
     return this.generation === null ? null : this.redis.keys.generation(this.generation);
   }
 
-  /** Forget the cached generation (after a rebuild in this process). */
-  refresh(): void {
-    this.checkedAt = 0;
+  async detail(slug: string): Promise<StoredBody | null> {
+    return this.cached(this.details, slug, async (keys) => {
+      const stored = await this.redis.client.hget(keys.details, slug);
+      return stored ? splitEtag(stored) : null;
+    });
   }
 
-  async detail(slug: string): Promise<{ etag: string; body: string } | null> {
-    const keys = await this.keys();
-    const stored = keys && (await this.redis.client.hget(keys.details, slug));
-    return stored ? splitEtag(stored) : null;
-  }
-
-  async categories(): Promise<{ etag: string; body: string } | null> {
+  async categories(): Promise<StoredBody | null> {
+    if (this.categoriesBody !== undefined && this.started) return this.categoriesBody;
+    const epoch = this.epoch;
     const keys = await this.keys();
     const stored = keys && (await this.redis.client.get(keys.categoriesBody));
-    return stored ? splitEtag(stored) : null;
+    const value = stored ? splitEtag(stored) : null;
+    if (epoch === this.epoch && keys && this.config.readCache) this.categoriesBody = value;
+    return value;
   }
 
   /** Comparison rows of the given slugs, null for each one not in the directory. */
   async comparisons(slugs: string[]): Promise<Array<string | null>> {
-    const keys = await this.keys();
-    if (!keys) return slugs.map(() => null);
-    return this.redis.client.hmget(keys.comparisons, ...slugs);
+    if (!this.started) await this.start();
+    const missing = slugs.filter((slug) => !this.rows.has(slug));
+    if (missing.length > 0) {
+      const epoch = this.epoch;
+      const keys = await this.keys();
+      const rows = keys ? await this.redis.client.hmget(keys.comparisons, ...missing) : missing.map(() => null);
+      const fetched = new Map(missing.map((slug, i) => [slug, rows[i]]));
+      if (epoch === this.epoch && keys) fetched.forEach((row, slug) => this.rows.set(slug, row));
+      return slugs.map((slug) => (fetched.has(slug) ? fetched.get(slug)! : this.rows.get(slug)!));
+    }
+    return slugs.map((slug) => this.rows.get(slug)!);
   }
 
   async errorEntries(): Promise<string[]> {
+    if (this.errorList && this.started) return this.errorList;
+    const epoch = this.epoch;
     const keys = await this.keys();
-    return keys ? this.redis.client.hvals(keys.errorEntries) : [];
+    const list = keys ? await this.redis.client.hvals(keys.errorEntries) : [];
+    if (epoch === this.epoch && keys && this.config.readCache) this.errorList = list;
+    return list;
   }
 
-  /** Runs one search (one round trip); `notes` says how each query term matched (see interpret()). */
-  async search(request: SearchRequest): Promise<{ total: number; hits: SearchHit[]; notes: string }> {
+  /** Runs one search: one round trip; `notes` says how each query term matched (see interpret()). */
+  async search(request: SearchRequest): Promise<SearchAnswer> {
     const keys = await this.keys();
     if (!keys) return { total: 0, hits: [], notes: '[]' };
     const reply = (await this.redis.client.searchQuery(keys.tag, JSON.stringify(request))) as Array<string | number>;
@@ -75,5 +116,85 @@ export class ReadModelReader {
       hits.push({ slug: String(reply[i]), score: String(reply[i + 1]), mask: Number(reply[i + 2]), summary: String(reply[i + 3]) });
     }
     return { total: Number(reply[0]), hits, notes: String(reply[1]) };
+  }
+
+  /**
+   * A whole response built from the read models (search results, comparisons), kept until the read models
+   * change. `key` must identify the response completely (a canonical URL).
+   */
+  async response(key: string, build: () => Promise<StoredBody>): Promise<StoredBody> {
+    return this.cached(this.responses, key, () => build());
+  }
+
+  /** Forgets everything cached (the read models changed). */
+  invalidate(): void {
+    this.epoch++;
+    this.details.clear();
+    this.rows.clear();
+    this.responses.clear();
+    this.categoriesBody = undefined;
+    this.errorList = undefined;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  private async cached<T>(cache: BoundedCache<T>, key: string, read: (keys: GenerationKeys) => Promise<T>, empty?: T): Promise<T> {
+    if (!this.started) await this.start();
+    if (cache.has(key)) return cache.get(key)!;
+    const epoch = this.epoch;
+    const keys = await this.keys();
+    if (!keys) return empty as T;
+    const value = await read(keys);
+    if (epoch === this.epoch) cache.set(key, value);
+    return value;
+  }
+
+  private async start(): Promise<void> {
+    this.started = true;
+    await this.refresh();
+    if (this.config.readCache) {
+      this.subscriber = this.redis.dedicatedClient();
+      this.subscriber.on('message', () => void this.refresh(true));
+      await this.subscriber.subscribe(this.redis.keys.changesChannel).catch((error) => {
+        this.logger.warn(`no change notifications (${(error as Error).message}); polling every ${POLL_MS} ms`);
+      });
+    }
+    this.timer = setInterval(() => void this.refresh().catch(() => undefined), POLL_MS);
+    this.timer.unref();
+  }
+
+  /** Reads the live generation and its checkpoint; clears the cache when either moved (or when told to). */
+  async refresh(force = false): Promise<void> {
+    const value = await this.redis.client.get(this.redis.keys.currentGeneration);
+    const generation = value === null ? null : Number(value);
+    const checkpoint = generation === null ? null : await this.redis.client.get(this.redis.keys.generation(generation).checkpoint);
+    if (force || !this.config.readCache || generation !== this.generation || checkpoint !== this.checkpoint) {
+      this.generation = generation;
+      this.checkpoint = checkpoint;
+      this.invalidate();
+    }
+  }
+}
+
+/** A Map that forgets its oldest entries beyond `capacity` (insertion order; reads refresh nothing). */
+class BoundedCache<T> {
+  private readonly map = new Map<string, T>();
+  constructor(private readonly capacity: number) {}
+  has(key: string): boolean {
+    return this.capacity > 0 && this.map.has(key);
+  }
+  get(key: string): T | undefined {
+    return this.map.get(key);
+  }
+  set(key: string, value: T): void {
+    if (this.capacity <= 0) return;
+    if (this.map.size >= this.capacity) this.map.delete(this.map.keys().next().value!);
+    this.map.set(key, value);
+  }
+  clear(): void {
+    this.map.clear();
   }
 }

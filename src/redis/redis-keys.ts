@@ -29,6 +29,10 @@ export class RedisKeys {
   get projectorLease(): string {
     return `{${this.namespace}:rm}:lease`;
   }
+  /** Pub/sub channel: a message after every projection batch and generation switch (readers clear caches). */
+  get changesChannel(): string {
+    return `{${this.namespace}:rm}:changes`;
+  }
   get retiredGenerations(): string {
     return `{${this.namespace}:rm}:retired`;
   }

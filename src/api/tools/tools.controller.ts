@@ -7,6 +7,7 @@ import { matchedFields } from '../../search/search-fields';
 import { ApiProblem, notFound, sendProblem } from '../http/problem';
 import { parseCategory, parseIds, parseLimit, parseSearchText, single } from '../http/query-params';
 import { sendJson } from '../http/send-json';
+import { etagOf } from '../../projections/read-model-body';
 
 type Query = Record<string, string | string[] | undefined>;
 
@@ -26,25 +27,30 @@ export class ToolsController {
       const q = parseSearchText(single(query, 'q'));
       const category = parseCategory(single(query, 'category'));
       const limit = parseLimit(single(query, 'limit'));
-      const searchRequest = buildSearchRequest(q, category, limit);
-      const nothingToFind = q !== null && searchRequest.clauses.length === 0 && isOnlyStopWords(q);
-      const { total, hits, notes } = nothingToFind ? { total: 0, hits: [], notes: '[]' } : await this.readModels.search(searchRequest);
-      const interpretation = interpret(searchRequest.clauses, notes);
-      const results = hits.map(
-        (hit) => `${hit.summary.slice(0, -1)},"score":${hit.score},"matched":${JSON.stringify(matchedFields(hit.mask))}}`,
-      );
-      const head = JSON.stringify({
-        success: true,
-        total,
-        returned: hits.length,
-        query: q,
-        category,
-        limit,
-        terms: [...new Set(interpretation.flatMap((i) => i.matchedAs))],
-        interpretation,
+      const self = `${API_PREFIX}/tools/search?${new URLSearchParams({ ...(q ? { q } : {}), ...(category ? { category } : {}), limit: String(limit) })}`;
+      const stored = await this.readModels.response(self, async () => {
+        const searchRequest = buildSearchRequest(q, category, limit);
+        const nothingToFind = q !== null && searchRequest.clauses.length === 0 && isOnlyStopWords(q);
+        const { total, hits, notes } = nothingToFind ? { total: 0, hits: [], notes: '[]' } : await this.readModels.search(searchRequest);
+        const interpretation = interpret(searchRequest.clauses, notes);
+        const results = hits.map(
+          (hit) => `${hit.summary.slice(0, -1)},"score":${hit.score},"matched":${JSON.stringify(matchedFields(hit.mask))}}`,
+        );
+        const head = JSON.stringify({
+          success: true,
+          total,
+          returned: hits.length,
+          query: q,
+          category,
+          limit,
+          terms: [...new Set(interpretation.flatMap((i) => i.matchedAs))],
+          interpretation,
+        });
+        const links = JSON.stringify({ self, categories: `${API_PREFIX}/tools/categories` });
+        const body = `${head.slice(0, -1)},"results":[${results.join(',')}],"_links":${links}}`;
+        return { etag: etagOf(body), body };
       });
-      const links = JSON.stringify({ self: request.url, categories: `${API_PREFIX}/tools/categories` });
-      return sendJson(request, reply, `${head.slice(0, -1)},"results":[${results.join(',')}],"_links":${links}}`);
+      return sendJson(request, reply, stored.body, stored.etag);
     });
   }
 
@@ -52,23 +58,19 @@ export class ToolsController {
   async compare(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
     return handle(request, reply, async () => {
       const ids = parseIds(single(request.query as Query, 'ids'));
-      const rows = await this.readModels.comparisons(ids);
-      const found: string[] = [];
-      const notFoundIds: string[] = [];
-      rows.forEach((row, i) => (row ? found.push(row) : notFoundIds.push(ids[i])));
-      if (found.length === 0) {
-        throw notFound(`none of the requested tools is in the directory: ${notFoundIds.join(', ')}`, { notFound: notFoundIds });
-      }
-      const foundIds = ids.filter((_, i) => rows[i]);
-      const links = {
-        self: request.url,
-        tools: foundIds.map((id) => `${API_PREFIX}/tools/${id}`),
-      };
-      return sendJson(
-        request,
-        reply,
-        `{"success":true,"total":${found.length},"compared":[${found.join(',')}],"notFound":${JSON.stringify(notFoundIds)},"_links":${JSON.stringify(links)}}`,
-      );
+      const self = `${API_PREFIX}/tools/compare?ids=${ids.join(',')}`;
+      const stored = await this.readModels.response(self, async () => {
+        const rows = await this.readModels.comparisons(ids);
+        const found = rows.filter((row): row is string => row !== null);
+        const notFoundIds = ids.filter((_, i) => rows[i] === null);
+        if (found.length === 0) {
+          throw notFound(`none of the requested tools is in the directory: ${notFoundIds.join(', ')}`, { notFound: notFoundIds });
+        }
+        const links = { self, tools: ids.filter((_, i) => rows[i] !== null).map((id) => `${API_PREFIX}/tools/${id}`) };
+        const body = `{"success":true,"total":${found.length},"compared":[${found.join(',')}],"notFound":${JSON.stringify(notFoundIds)},"_links":${JSON.stringify(links)}}`;
+        return { etag: etagOf(body), body };
+      });
+      return sendJson(request, reply, stored.body, stored.etag);
     });
   }
 

@@ -1,0 +1,65 @@
+import { CommandBus } from '@nestjs/cqrs';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { createApp } from '../src/bootstrap';
+import { EventStore } from '../src/event-store/event-store.service';
+import { PublishListingCommand } from '../src/listings/commands/publish-listing/publish-listing.command';
+import { parseListing } from '../src/listings/listing.document';
+import { ProjectionRunner } from '../src/projections/projection-runner.service';
+import { getJson, RunningService, startService, testConfig } from './support/harness';
+
+/** Two processes' worth of service on one namespace: A runs the projector, B only serves (and caches). */
+let a: RunningService;
+let b: NestFastifyApplication;
+let bUrl: string;
+
+beforeAll(async () => {
+  a = await startService('cache');
+  expect((await a.ingest(['fixtures'])).problems).toEqual([]);
+  b = await createApp(testConfig(a.namespace, { PROJECTOR: 'off' }));
+  await b.listen(0, '127.0.0.1');
+  bUrl = `http://127.0.0.1:${(b.getHttpServer().address() as { port: number }).port}`;
+});
+afterAll(async () => {
+  await b?.close();
+  await a?.close();
+});
+
+async function revise(slug: string, change: Record<string, unknown>): Promise<void> {
+  const listing = parseListing(parse(readFileSync(`fixtures/listings/${slug}.yaml`, 'utf8'))).listing!;
+  expect((await a.app.get(CommandBus).execute(new PublishListingCommand({ ...listing, ...change }, 'test'))).outcome).toBe('revised');
+  expect(await a.app.get(ProjectionRunner).waitUntilProjected(await a.app.get(EventStore).lastPosition(), 10_000)).toBe(true);
+}
+
+it('a change is served at once by the process that projected it', async () => {
+  expect((await getJson(`${a.baseUrl}/api/v1/tools/stripe`)).body.tool.latency).not.toBe('12 ms');
+  await revise('stripe', { latency: '12 ms' });
+  expect((await getJson(`${a.baseUrl}/api/v1/tools/stripe`)).body.tool.latency).toBe('12 ms');
+});
+
+it('another process drops its cached copy when told by the change notification, well before its 1 s poll', async () => {
+  const path = '/api/v1/tools/search?q=resend';
+  const before = (await getJson(`${bUrl}${path}`)).body;
+  expect((await getJson(`${bUrl}/api/v1/tools/resend`)).body.tool.popularity).not.toBe(3);
+  await revise('resend', { popularity: 3 });
+  const started = Date.now();
+  let seen = -1;
+  while (Date.now() - started < 3000) {
+    seen = (await getJson(`${bUrl}/api/v1/tools/resend`)).body.tool.popularity;
+    if (seen === 3) break;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  expect(seen).toBe(3);
+  expect(Date.now() - started).toBeLessThan(800);
+  const after = (await getJson(`${bUrl}${path}`)).body;
+  expect(after.results.find((r: { slug: string }) => r.slug === 'resend').popularity).toBe(3);
+  expect(before.results.find((r: { slug: string }) => r.slug === 'resend').popularity).not.toBe(3);
+});
+
+it('serves repeated reads from memory: same bytes, same ETag', async () => {
+  const first = await fetch(`${bUrl}/api/v1/tools/openai`);
+  const second = await fetch(`${bUrl}/api/v1/tools/openai`);
+  expect(second.headers.get('etag')).toBe(first.headers.get('etag'));
+  expect(await second.text()).toBe(await first.text());
+});
