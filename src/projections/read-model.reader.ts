@@ -3,7 +3,9 @@ import { AppConfig } from '../config/app-config';
 import { RedisClient, RedisConnection } from '../redis/redis-connection';
 import type { GenerationKeys } from '../redis/redis-keys';
 import { SearchRequest } from '../search/search-query';
-import { splitEtag } from './read-model-body';
+import { splitEtag, StoredBody } from './read-model-body';
+
+export type { StoredBody };
 
 /** Safety net behind the change notifications: how often a reader re-checks the live generation. */
 const POLL_MS = 1000;
@@ -18,10 +20,6 @@ export interface SearchAnswer {
   total: number;
   hits: SearchHit[];
   notes: string;
-}
-export interface StoredBody {
-  etag: string;
-  body: string;
 }
 
 /**

@@ -6,9 +6,9 @@ export const CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=60';
 
 /**
  * Sends a ready JSON body with its ETag and Cache-Control, or 304 when the client already has it.
- * Bodies are strings already: nothing is serialised on the way out.
+ * Bodies are ready-made (strings, or bytes from the read cache): nothing is serialised on the way out.
  */
-export function sendJson(request: FastifyRequest, reply: FastifyReply, body: string, etag: string = etagOf(body)): FastifyReply {
+export function sendJson(request: FastifyRequest, reply: FastifyReply, body: string | Buffer, etag: string = etagOf(body)): FastifyReply {
   reply.header('etag', etag).header('cache-control', CACHE_CONTROL);
   if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send();
   return reply.header('content-type', 'application/json; charset=utf-8').send(body);

@@ -7,7 +7,7 @@ import { matchedFields } from '../../search/search-fields';
 import { ApiProblem, notFound, sendProblem } from '../http/problem';
 import { parseCategory, parseIds, parseLimit, parseSearchText, single } from '../http/query-params';
 import { sendJson } from '../http/send-json';
-import { etagOf } from '../../projections/read-model-body';
+import { storedBody } from '../../projections/read-model-body';
 
 type Query = Record<string, string | string[] | undefined>;
 
@@ -48,7 +48,7 @@ export class ToolsController {
         });
         const links = JSON.stringify({ self, categories: `${API_PREFIX}/tools/categories` });
         const body = `${head.slice(0, -1)},"results":[${results.join(',')}],"_links":${links}}`;
-        return { etag: etagOf(body), body };
+        return storedBody(body);
       });
       return sendJson(request, reply, stored.body, stored.etag);
     });
@@ -68,7 +68,7 @@ export class ToolsController {
         }
         const links = { self, tools: ids.filter((_, i) => rows[i] !== null).map((id) => `${API_PREFIX}/tools/${id}`) };
         const body = `{"success":true,"total":${found.length},"compared":[${found.join(',')}],"notFound":${JSON.stringify(notFoundIds)},"_links":${JSON.stringify(links)}}`;
-        return { etag: etagOf(body), body };
+        return storedBody(body);
       });
       return sendJson(request, reply, stored.body, stored.etag);
     });
