@@ -37,7 +37,7 @@ export class ReadModelReader implements OnApplicationShutdown {
   private generation: number | null = null;
   private checkpoint: string | null = null;
   private epoch = 0;
-  private started = false;
+  private started: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private subscriber: RedisClient | null = null;
 
@@ -59,7 +59,7 @@ export class ReadModelReader implements OnApplicationShutdown {
 
   /** Keys of the live generation, or null when nothing has been projected yet. */
   async keys(): Promise<GenerationKeys | null> {
-    if (!this.started) await this.start();
+    await (this.started ??= this.start());
     return this.generation === null ? null : this.redis.keys.generation(this.generation);
   }
 
@@ -67,11 +67,12 @@ export class ReadModelReader implements OnApplicationShutdown {
     return this.cached(this.details, slug, async (keys) => {
       const stored = await this.redis.client.hget(keys.details, slug);
       return stored ? splitEtag(stored) : null;
-    });
+    }, null);
   }
 
   async categories(): Promise<StoredBody | null> {
-    if (this.categoriesBody !== undefined && this.started) return this.categoriesBody;
+    await (this.started ??= this.start());
+    if (this.categoriesBody !== undefined) return this.categoriesBody;
     const epoch = this.epoch;
     const keys = await this.keys();
     const stored = keys && (await this.redis.client.get(keys.categoriesBody));
@@ -82,7 +83,7 @@ export class ReadModelReader implements OnApplicationShutdown {
 
   /** Comparison rows of the given slugs, null for each one not in the directory. */
   async comparisons(slugs: string[]): Promise<Array<string | null>> {
-    if (!this.started) await this.start();
+    await (this.started ??= this.start());
     const missing = slugs.filter((slug) => !this.rows.has(slug));
     if (missing.length > 0) {
       const epoch = this.epoch;
@@ -96,7 +97,8 @@ export class ReadModelReader implements OnApplicationShutdown {
   }
 
   async errorEntries(): Promise<string[]> {
-    if (this.errorList && this.started) return this.errorList;
+    await (this.started ??= this.start());
+    if (this.errorList) return this.errorList;
     const epoch = this.epoch;
     const keys = await this.keys();
     const list = keys ? await this.redis.client.hvals(keys.errorEntries) : [];
@@ -121,7 +123,12 @@ export class ReadModelReader implements OnApplicationShutdown {
    * change. `key` must identify the response completely (a canonical URL).
    */
   async response(key: string, build: () => Promise<StoredBody>): Promise<StoredBody> {
-    return this.cached(this.responses, key, () => build());
+    await (this.started ??= this.start());
+    if (this.responses.has(key)) return this.responses.get(key)!;
+    const epoch = this.epoch;
+    const value = await build();
+    if (epoch === this.epoch) this.responses.set(key, value);
+    return value;
   }
 
   /** Forgets everything cached (the read models changed). */
@@ -139,19 +146,18 @@ export class ReadModelReader implements OnApplicationShutdown {
     this.timer = null;
   }
 
-  private async cached<T>(cache: BoundedCache<T>, key: string, read: (keys: GenerationKeys) => Promise<T>, empty?: T): Promise<T> {
-    if (!this.started) await this.start();
+  private async cached<T>(cache: BoundedCache<T>, key: string, read: (keys: GenerationKeys) => Promise<T>, empty: T): Promise<T> {
+    await (this.started ??= this.start());
     if (cache.has(key)) return cache.get(key)!;
     const epoch = this.epoch;
     const keys = await this.keys();
-    if (!keys) return empty as T;
+    if (!keys) return empty;
     const value = await read(keys);
     if (epoch === this.epoch) cache.set(key, value);
     return value;
   }
 
   private async start(): Promise<void> {
-    this.started = true;
     await this.refresh();
     if (this.config.readCache) {
       this.subscriber = this.redis.dedicatedClient();

@@ -2,11 +2,13 @@
  * One search in one round trip. KEYS[1] is the hash-tag base of a read-model generation ("{ns:gN}"); every
  * key the script touches is built from it, so all live in one slot (Redis Cluster safe).
  * ARGV[1] is a JSON request built by search-query.ts:
- *   { clauses: [{ alts: [{ w, terms: [{ t, p, f }] }] }], category, limit, k1, pq, fq, tolerance }
+ *   { clauses: [{ alts: [{ w, terms: [{ t, p, f }] }] }], category, limit, k1, pq, fq, tolerance, common }
  * A clause is one concept of the query (a word, or a phrase with its synonyms); an alternative matches when
  * all its terms match; a term matches exactly, as a prefix (p = 1) or within f edits (symmetric deletion).
  * Ranking: clauses matched (desc), then BM25-style score (desc), where scores within `tolerance` of their
  * group's best count as a tie that popularity breaks, then slug.
+ * Terms found in more than `common` listings only score the candidates of rarer terms, so a query reads a
+ * bounded part of the index however large the catalog; `total` is then a lower bound.
  * Reply: { total, explainJson, slug, score, mask, summaryJson, ... } for the first `limit` results, where
  * explainJson says, per clause, alternative and term, which index terms matched and how (exact, prefix, fuzzy).
  */
@@ -43,18 +45,32 @@ end
 
 local N = redis.call('ZCARD', browse)
 local k1 = tonumber(req.k1)
+-- Terms in more than \`common\` listings are not read whole: they score the candidates that rarer terms
+-- found (ZMSCORE), and only when every term is that common do their best postings make the candidates.
+local common = tonumber(req.common)
 local cache = {}
-local function postings(term)
-  local p = cache[term]
+local function term(t)
+  local p = cache[t]
   if p == nil then
-    local flat = redis.call('ZRANGE', base .. ':t:' .. term, 0, -1, 'WITHSCORES')
-    local docs = {}
-    for i = 1, #flat, 2 do docs[flat[i]] = tonumber(flat[i + 1]) end
-    local n = #flat / 2
-    p = { docs = docs, n = n, idf = math.log(1 + (N - n + 0.5) / (n + 0.5)) }
-    cache[term] = p
+    local n = redis.call('ZCARD', base .. ':t:' .. t)
+    p = { key = base .. ':t:' .. t, n = n, idf = math.log(1 + (N - n + 0.5) / (n + 0.5)), docs = nil }
+    cache[t] = p
   end
   return p
+end
+local function fetch(p, top)
+  if p.docs == nil then
+    local flat
+    if top then
+      flat = redis.call('ZRANGE', p.key, 0, common - 1, 'REV', 'WITHSCORES')
+    else
+      flat = redis.call('ZRANGE', p.key, 0, -1, 'WITHSCORES')
+    end
+    local docs = {}
+    for i = 1, #flat, 2 do docs[flat[i]] = tonumber(flat[i + 1]) end
+    p.docs = docs
+  end
+  return p.docs
 end
 
 -- optimal string alignment distance (edits: insert, delete, substitute, swap neighbours), nil above maxd
@@ -85,7 +101,7 @@ end
 
 local function expansions(spec)
   local t = spec.t
-  local exact = postings(t)
+  local exact = term(t)
   -- {term, quality, kind, idf override}: completions of a word that is itself indexed are weighed with
   -- that word's idf, so a rare completion ("apiv3") cannot outrank the word the user typed ("api")
   local list = {{t, 1.0, 'exact'}}
@@ -134,23 +150,72 @@ local function expansions(spec)
   return list
 end
 
+-- Resolve every term of every alternative to its expansions, and collect candidates from the selective ones.
+local plan = {}
+local candidates, candidateList = {}, {}
+local commonOnly = {}
+local function addCandidates(docs)
+  for slug in pairs(docs) do
+    if not candidates[slug] then
+      candidates[slug] = true
+      candidateList[#candidateList + 1] = slug
+    end
+  end
+end
+for c, clause in ipairs(req.clauses) do
+  plan[c] = {}
+  for a, alt in ipairs(clause.alts) do
+    plan[c][a] = {}
+    for i, spec in ipairs(alt.terms) do
+      local list = {}
+      for _, e in ipairs(expansions(spec)) do
+        local p = term(e[1])
+        if p.n > 0 then
+          list[#list + 1] = {p = p, quality = e[2], kind = e[3], idf = e[4] or p.idf, t = e[1]}
+          if p.n <= common then addCandidates(fetch(p, false)) else commonOnly[#commonOnly + 1] = p end
+        end
+      end
+      plan[c][a][i] = list
+    end
+  end
+end
+if #candidateList == 0 then
+  for _, p in ipairs(commonOnly) do addCandidates(fetch(p, true)) end
+end
+
+-- The encoded posting (weighted frequency and field mask) of a common term for every candidate.
+local function candidatePostings(p)
+  if p.docs == nil and p.n > common then
+    local docs = {}
+    for from = 1, #candidateList, 1000 do
+      local chunk = {}
+      for k = from, math.min(from + 999, #candidateList) do chunk[#chunk + 1] = candidateList[k] end
+      local scores = redis.call('ZMSCORE', p.key, unpack(chunk))
+      for k, score in ipairs(scores) do
+        if score then docs[chunk[k]] = tonumber(score) end
+      end
+    end
+    p.docs = docs
+  end
+  return fetch(p, false)
+end
+
 -- what each term matched as, for the response's interpretation: explain[clause][alt][term] = {kind = {terms}}
 local explain = {}
-local function termMatches(spec, note)
+local function termMatches(list, note)
   local res = {}
-  for _, e in ipairs(expansions(spec)) do
-    local p = postings(e[1])
-    if p.n > 0 then
-      local kinds = note[e[3]]
-      if not kinds then
-        kinds = {}
-        note[e[3]] = kinds
-      end
-      if #kinds < 8 then kinds[#kinds + 1] = e[1] end
-      for slug, enc in pairs(p.docs) do
+  for _, e in ipairs(list) do
+    local kinds = note[e.kind]
+    if not kinds then
+      kinds = {}
+      note[e.kind] = kinds
+    end
+    if #kinds < 8 then kinds[#kinds + 1] = e.t end
+    for slug, enc in pairs(candidatePostings(e.p)) do
+      if candidates[slug] then
         local mask = enc % 1024
         local tf = math.floor(enc / 1024) / 100
-        local s = e[2] * (e[4] or p.idf) * tf * (k1 + 1) / (tf + k1)
+        local s = e.quality * e.idf * tf * (k1 + 1) / (tf + k1)
         local cur = res[slug]
         if not cur then
           res[slug] = {s, mask}
@@ -164,11 +229,11 @@ local function termMatches(spec, note)
   return res
 end
 
-local function altMatches(alt, altNotes)
+local function altMatches(termLists, altNotes)
   local acc = nil
-  for i, spec in ipairs(alt.terms) do
+  for i, list in ipairs(termLists) do
     altNotes[i] = {}
-    local m = termMatches(spec, altNotes[i])
+    local m = termMatches(list, altNotes[i])
     if acc == nil then
       acc = m
     else
@@ -190,7 +255,7 @@ for c, clause in ipairs(req.clauses) do
   for a, alt in ipairs(clause.alts) do
     local weight = tonumber(alt.w or 1) / #alt.terms
     explain[c][a] = {}
-    for slug, v in pairs(altMatches(alt, explain[c][a])) do
+    for slug, v in pairs(altMatches(plan[c][a], explain[c][a])) do
       local s = v[1] * weight
       local b = best[slug]
       if not b then
@@ -215,10 +280,18 @@ end
 
 local tolerance = tonumber(req.tolerance)
 local rows = {}
-for slug, d in pairs(docs) do
-  if (not filter) or redis.call('ZSCORE', filter, slug) then
-    rows[#rows + 1] = {slug, d[1], d[2], d[3]}
+for slug, d in pairs(docs) do rows[#rows + 1] = {slug, d[1], d[2], d[3]} end
+if filter then
+  local kept = {}
+  for from = 1, #rows, 1000 do
+    local chunk = {}
+    for k = from, math.min(from + 999, #rows) do chunk[#chunk + 1] = rows[k][1] end
+    local inCategory = redis.call('ZMSCORE', filter, unpack(chunk))
+    for k = 1, #chunk do
+      if inCategory[k] then kept[#kept + 1] = rows[from + k - 1] end
+    end
   end
+  rows = kept
 end
 table.sort(rows, function(a, b)
   if a[2] ~= b[2] then return a[2] > b[2] end

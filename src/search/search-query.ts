@@ -29,6 +29,7 @@ export interface SearchRequest {
   pq: number;
   fq: [number, number, number];
   tolerance: number;
+  common: number;
 }
 
 /**
@@ -37,6 +38,8 @@ export interface SearchRequest {
  * away; scores within 10% of the best of their group are a tie that popularity breaks.
  */
 export const RANKING = { k1: 8, prefixQuality: 0.75, fuzzyQuality: [1, 0.6, 0.4] as [number, number, number], tolerance: 0.1 };
+/** Terms in more listings than this only score the candidates of rarer terms (see search-query.lua.ts). */
+export const COMMON_TERM_POSTINGS = 500;
 /** Weight of a synonym relative to the phrase the user typed. */
 const SYNONYM_WEIGHT = 0.9;
 /** Weight of matching a long Chinese word through its character bigrams. */
@@ -185,6 +188,7 @@ export function buildSearchRequest(q: string | null, category: string | null, li
     pq: RANKING.prefixQuality,
     fq: RANKING.fuzzyQuality,
     tolerance: RANKING.tolerance,
+    common: COMMON_TERM_POSTINGS,
   };
 }
 
