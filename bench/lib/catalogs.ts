@@ -1,6 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
+import { deleteMatching } from '../../src/redis/delete-matching';
 import { runCli } from './processes';
 import { generateCatalog, writeCatalog } from './synthetic-catalog';
 
@@ -54,11 +55,6 @@ async function usedMemory(admin: Redis): Promise<number> {
 }
 
 export async function dropNamespace(admin: Redis, namespace: string): Promise<void> {
-  let cursor = '0';
-  do {
-    const [next, keys] = await admin.scan(cursor, 'MATCH', `{${namespace}:*`, 'COUNT', 5000);
-    cursor = next;
-    if (keys.length) await admin.unlink(...keys);
-  } while (cursor !== '0');
+  await deleteMatching(admin, `{${namespace}:*`);
 }
 

@@ -1,3 +1,4 @@
+import { deleteMatching } from '../redis/delete-matching';
 import type { RedisClient } from '../redis/redis-connection';
 import type { RedisKeys } from '../redis/redis-keys';
 
@@ -48,21 +49,9 @@ export class Generations {
   async deleteRetired(now = Date.now()): Promise<number> {
     const due = await this.client.zrangebyscore(this.keys.retiredGenerations, '-inf', now - RETIRED_GENERATION_GRACE_MS);
     for (const generation of due) {
-      await this.deleteKeys(`${this.keys.generation(Number(generation)).tag}:*`);
+      await deleteMatching(this.client, `${this.keys.generation(Number(generation)).tag}:*`);
       await this.client.zrem(this.keys.retiredGenerations, generation);
     }
     return due.length;
-  }
-
-  private async deleteKeys(pattern: string): Promise<void> {
-    const nodes = 'nodes' in this.client ? this.client.nodes('master') : [this.client];
-    for (const node of nodes) {
-      let cursor = '0';
-      do {
-        const [next, keys] = await node.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
-        cursor = next;
-        if (keys.length > 0) await node.unlink(...keys);
-      } while (cursor !== '0');
-    }
   }
 }

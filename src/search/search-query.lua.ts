@@ -183,17 +183,25 @@ if #candidateList == 0 then
   for _, p in ipairs(commonOnly) do addCandidates(fetch(p, true)) end
 end
 
+-- Scores of many members of a sorted set (nil where absent), 1000 per ZMSCORE (Lua's unpack has limits).
+local function scoresOf(key, members)
+  local out = {}
+  for from = 1, #members, 1000 do
+    local chunk = {}
+    for k = from, math.min(from + 999, #members) do chunk[#chunk + 1] = members[k] end
+    local scores = redis.call('ZMSCORE', key, unpack(chunk))
+    for k = 1, #chunk do out[from + k - 1] = scores[k] end
+  end
+  return out
+end
+
 -- The encoded posting (weighted frequency and field mask) of a common term for every candidate.
 local function candidatePostings(p)
   if p.docs == nil and p.n > common then
     local docs = {}
-    for from = 1, #candidateList, 1000 do
-      local chunk = {}
-      for k = from, math.min(from + 999, #candidateList) do chunk[#chunk + 1] = candidateList[k] end
-      local scores = redis.call('ZMSCORE', p.key, unpack(chunk))
-      for k, score in ipairs(scores) do
-        if score then docs[chunk[k]] = tonumber(score) end
-      end
+    local scores = scoresOf(p.key, candidateList)
+    for k = 1, #candidateList do
+      if scores[k] then docs[candidateList[k]] = tonumber(scores[k]) end
     end
     p.docs = docs
   end
@@ -282,14 +290,11 @@ local tolerance = tonumber(req.tolerance)
 local rows = {}
 for slug, d in pairs(docs) do rows[#rows + 1] = {slug, d[1], d[2], d[3]} end
 if filter then
-  local kept = {}
-  for from = 1, #rows, 1000 do
-    local chunk = {}
-    for k = from, math.min(from + 999, #rows) do chunk[#chunk + 1] = rows[k][1] end
-    local inCategory = redis.call('ZMSCORE', filter, unpack(chunk))
-    for k = 1, #chunk do
-      if inCategory[k] then kept[#kept + 1] = rows[from + k - 1] end
-    end
+  local slugs, kept = {}, {}
+  for k, r in ipairs(rows) do slugs[k] = r[1] end
+  local inCategory = scoresOf(filter, slugs)
+  for k, r in ipairs(rows) do
+    if inCategory[k] then kept[#kept + 1] = r end
   end
   rows = kept
 end

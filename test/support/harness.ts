@@ -6,6 +6,7 @@ import { createApp, startProjector } from '../../src/bootstrap';
 import { CatalogImportService, ImportReport } from '../../src/catalog/catalog-import.service';
 import { AppConfig } from '../../src/config/app-config';
 import { ProjectionRunner } from '../../src/projections/projection-runner.service';
+import { deleteMatching } from '../../src/redis/delete-matching';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 
@@ -21,12 +22,7 @@ export function testConfig(namespace: string, overrides: Record<string, string> 
 /** Deletes every key of a namespace. */
 export async function dropNamespace(namespace: string): Promise<void> {
   const redis = new Redis(REDIS_URL);
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `{${namespace}:*`, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length) await redis.unlink(...keys);
-  } while (cursor !== '0');
+  await deleteMatching(redis, `{${namespace}:*`);
   await redis.quit();
 }
 

@@ -18,7 +18,7 @@ export async function dumpGeneration(redis: Redis, namespace: string, generation
       const type = await redis.type(key);
       if (type === 'string') dump[name] = await redis.get(key);
       else if (type === 'hash') dump[name] = await redis.hgetall(key);
-      else if (type === 'zset') dump[name] = await redis.zrange(key, 0, -1, 'WITHSCORES');
+      else if (type === 'zset') dump[name] = await redis.zrange(key, '0', '-1', 'WITHSCORES');
       else if (type === 'set') dump[name] = (await redis.smembers(key)).sort();
       else dump[name] = `unexpected type ${type}`;
     }
