@@ -37,7 +37,7 @@ export interface SearchRequest {
  * weight of a prefix match (scaled by how much of the word was typed) and of matches one or two edits
  * away; scores within 10% of the best of their group are a tie that popularity breaks.
  */
-export const RANKING = { k1: 8, prefixQuality: 0.75, fuzzyQuality: [1, 0.6, 0.4] as [number, number, number], tolerance: 0.1 };
+export const RANKING = { k1: 4, prefixQuality: 0.75, fuzzyQuality: [1, 0.6, 0.4] as [number, number, number], tolerance: 0.1 };
 /** Terms in more listings than this only score the candidates of rarer terms (see search-query.lua.ts). */
 export const COMMON_TERM_POSTINGS = 500;
 /** Weight of a synonym relative to the phrase the user typed. */
