@@ -17,4 +17,4 @@ COPY package.json ./
 COPY fixtures fixtures
 EXPOSE 3000
 USER node
-CMD ["node", "dist/src/main.js"]
+CMD ["node", "--max-semi-space-size=64", "dist/src/main.js"]

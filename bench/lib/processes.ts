@@ -3,6 +3,9 @@ import { createServer } from 'node:net';
 
 /** Child processes of a benchmark run: a Redis of its own, the service, the CLI, the peer, the limit. */
 
+/** The Node flags of `npm start` and `npm run ingest` (a larger young generation: less GC on bulk work). */
+export const NODE_FLAGS = ['--max-semi-space-size=64'];
+
 export function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const server = createServer().listen(0, '127.0.0.1', () => {
@@ -64,7 +67,7 @@ export async function startRedis(): Promise<{ url: string; port: number; child: 
 /** Runs the ingest CLI to completion; returns its wall time and output. */
 export function runCli(args: string[], env: Record<string, string>): Promise<{ ms: number; stdout: string; stderr: string }> {
   const started = Date.now();
-  const child = start(process.execPath, ['dist/ingest/main.js', ...args], env);
+  const child = start(process.execPath, [...NODE_FLAGS, 'dist/ingest/main.js', ...args], env);
   let stdout = '';
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));
@@ -79,7 +82,7 @@ export function runCli(args: string[], env: Record<string, string>): Promise<{ m
 /** Starts the API service and waits until it answers. */
 export async function startService(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = start(process.execPath, ['dist/src/main.js'], { LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' });
+  const child = start(process.execPath, [...NODE_FLAGS, 'dist/src/main.js'], { LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' });
   const url = `http://127.0.0.1:${port}`;
   await waitFor(httpAnswers(`${url}/healthz`), 60_000, 'the service');
   return { url, child };

@@ -77,10 +77,13 @@ export class EventStore {
   async *latestEvents(upTo: string, chunkSize = 1000): AsyncGenerator<StoredEvent[]> {
     const streams = Object.keys(await this.redis.client.hgetall(this.redis.keys.versions));
     const keys = this.redis.keys;
+    const read = (from: number) =>
+      Promise.all(streams.slice(from, from + chunkSize).map((stream) => this.redis.client.readLatest(keys.events, keys.aggregateEvents(stream), upTo)));
+    // The next chunk is read while the caller works on this one.
+    let next = streams.length > 0 ? read(0) : null;
     for (let i = 0; i < streams.length; i += chunkSize) {
-      const replies = await Promise.all(
-        streams.slice(i, i + chunkSize).map((stream) => this.redis.client.readLatest(keys.events, keys.aggregateEvents(stream), upTo)),
-      );
+      const replies = await next!;
+      next = i + chunkSize < streams.length ? read(i + chunkSize) : null;
       const events = replies
         .filter((reply) => reply.length === 2)
         .map(([position, json]) => ({ ...(JSON.parse(json) as EventEnvelope), position }))

@@ -84,16 +84,12 @@ export class GenerationProjector {
    * under us (another runner); the working memory is then stale and the caller must reload.
    */
   /**
-   * Listings and error entries left to render when rendering is deferred (rebuild): a rebuild renders each
-   * document once, at the end, instead of again whenever something it shows appears later in the log.
+   * Listings and error entries a rebuild left to render: it renders each document once, at the end,
+   * instead of again whenever something it shows appears later in the log.
    */
   private readonly deferred = new Set<string>();
 
-  async applyBatch(
-    events: StoredEvent[],
-    checkpoint: string,
-    { deferRendering = false, nextCheckpoint = events[events.length - 1]?.position }: { deferRendering?: boolean; nextCheckpoint?: string } = {},
-  ): Promise<boolean> {
+  async applyBatch(events: StoredEvent[], checkpoint: string): Promise<boolean> {
     if (events.length === 0) return true;
     const keys = this.keys;
     const changes = foldBatch(events);
@@ -113,13 +109,9 @@ export class GenerationProjector {
     const writes = new WriteBatch((term) => this.keys.term(term));
     const dirty = this.applyListingChanges(writes, changes.listings, previous);
     this.applyErrorChanges(writes, changes.errors, dirty);
-    if (deferRendering) {
-      for (const marker of dirty) this.deferred.add(marker);
-    } else {
-      await this.renderDirty(writes, dirty, changes.listings);
-      if (touched.length > 0 || changes.errors.size > 0) writes.set(keys.categoriesBody, renderCategories(this.state, this.categories));
-    }
-    writes.set(keys.checkpoint, nextCheckpoint);
+    await this.renderDirty(writes, dirty, changes.listings);
+    if (touched.length > 0 || changes.errors.size > 0) writes.set(keys.categoriesBody, renderCategories(this.state, this.categories));
+    writes.set(keys.checkpoint, events[events.length - 1].position);
     writes.set(keys.appliedEvents, String(Number(applied ?? 0) + events.length));
     const tx = this.client.multi();
     writes.applyTo(tx);
@@ -202,17 +194,59 @@ export class GenerationProjector {
     }
   }
 
+  /** The transaction sent by buildChunk or renderDeferred and not yet confirmed (at most one). */
+  private inFlight: Promise<unknown> = Promise.resolve();
+
+  /**
+   * Rebuild only: applies the newest event of each aggregate of a chunk to a generation that nobody reads
+   * or writes yet. Nothing is there to replace, so nothing is read first; rendering is deferred; the
+   * transaction is sent without waiting for it, so Redis works on one chunk while this process prepares
+   * the next (at most one in flight).
+   */
+  async buildChunk(events: StoredEvent[]): Promise<void> {
+    const changes = foldBatch(events);
+    const writes = new WriteBatch((term) => this.keys.term(term));
+    const dirty = this.applyListingChanges(writes, changes.listings, new Map());
+    this.applyErrorChanges(writes, changes.errors, dirty);
+    for (const marker of dirty) this.deferred.add(marker);
+    await this.send(writes);
+  }
+
+  private async send(writes: WriteBatch): Promise<void> {
+    await this.inFlight;
+    const tx = this.client.multi();
+    writes.applyTo(tx);
+    this.inFlight = tx.exec().then((result) => {
+      const failed = result?.find(([error]) => error);
+      if (failed) throw failed[0];
+    });
+    this.inFlight.catch(() => undefined);
+  }
+
   /** Renders what deferred batches left, in chunks, and the categories, then sets the checkpoint. */
   async renderDeferred(checkpoint: string, appliedEvents: number, chunkSize = 1000): Promise<void> {
     const pending = [...this.deferred];
     this.deferred.clear();
-    for (let i = 0; i < pending.length; i += chunkSize) {
+    const slugs = pending.filter((marker) => !marker.startsWith('error:') && this.state.cards.has(marker));
+    const chunks: string[][] = [];
+    for (let i = 0; i < slugs.length; i += chunkSize) chunks.push(slugs.slice(i, i + chunkSize));
+    const fetchDocuments = async (chunk: string[]) => {
+      const json = await this.client.hmget(this.keys.sources, ...chunk);
+      return new Map(chunk.map((slug, i) => [slug, JSON.parse(json[i]!) as ListingDocument]));
+    };
+    // While one chunk is rendered, the next one's documents are on their way.
+    let next = chunks.length > 0 ? fetchDocuments(chunks[0]) : null;
+    for (let i = 0; i < chunks.length; i++) {
+      const documents = await next!;
+      next = i + 1 < chunks.length ? fetchDocuments(chunks[i + 1]) : null;
       const writes = new WriteBatch((term) => this.keys.term(term));
-      await this.renderDirty(writes, new Set(pending.slice(i, i + chunkSize)), new Map());
-      const tx = this.client.multi();
-      writes.applyTo(tx);
-      await tx.exec();
+      await this.renderDirty(writes, new Set(chunks[i]), documents);
+      await this.send(writes);
     }
+    const errors = new WriteBatch((term) => this.keys.term(term));
+    await this.renderDirty(errors, new Set(pending.filter((marker) => marker.startsWith('error:'))), new Map());
+    await this.send(errors);
+    await this.inFlight;
     await this.client.mset(
       this.keys.categoriesBody,
       renderCategories(this.state, this.categories),

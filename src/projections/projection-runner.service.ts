@@ -129,9 +129,7 @@ export class ProjectionRunner implements OnApplicationShutdown {
     let applied = 0;
     try {
       for await (const events of this.store.latestEvents(upTo)) {
-        if (!(await projector.applyBatch(events, START_POSITION, { deferRendering: true, nextCheckpoint: START_POSITION }))) {
-          throw new Error(`generation ${generation} was written by someone else during the rebuild`);
-        }
+        await projector.buildChunk(events);
         applied += events.length;
         onProgress?.(applied, total);
       }
