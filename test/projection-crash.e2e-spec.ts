@@ -49,6 +49,8 @@ async function waitFor(predicate: () => Promise<boolean>, timeoutMs: number): Pr
   }
 }
 
+beforeAll(() => connection.onModuleInit());
+
 it('a projector killed between events resumes to the same read models as a clean rebuild', async () => {
   // A history with publications, revisions (popularity and category changes reorder comparisons), withdrawals.
   const files = readdirSync('fixtures/listings').sort();

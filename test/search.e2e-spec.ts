@@ -66,6 +66,24 @@ describe('ranking rules', () => {
     expect(audio.total).toBe(9);
   });
 
+  it('finds nothing for a q with nothing searchable in it, rather than browsing', async () => {
+    for (const q of ['!!', 'the of', '???']) {
+      const body = await search({ q });
+      expect(body.total).toBe(0);
+      expect(body.results).toEqual([]);
+    }
+  });
+
+  it('splits English from Chinese written without a space', async () => {
+    const body = await search({ q: 'GPU云', limit: '5' });
+    // "gpu" then "云": together the synonym phrase "gpu 云" (GPU cloud).
+    expect(body.interpretation.map((i: { input: string }) => i.input)).toEqual(['gpu 云']);
+    expect(slugs(body)).toEqual(expect.arrayContaining(['runpod']));
+    const mixed = await search({ q: 'OpenAI语音', limit: '3' });
+    expect(mixed.interpretation.map((i: { input: string }) => i.input)).toEqual(['openai', '语音']);
+    expect(slugs(mixed)[0]).toBe('openai');
+  });
+
   it('finds a category by its Chinese name', async () => {
     const body = await search({ q: '图像生成', limit: '9' });
     const categories = body.results.map((r: { category: string }) => r.category);

@@ -25,7 +25,7 @@ export class ProblemFilter implements ExceptionFilter {
       return new ApiProblem(status, `http-${status}`, error.message, error.message);
     }
     const message = (error as Error)?.message ?? String(error);
-    if (/ECONNREFUSED|Connection is closed|MaxRetriesPerRequest|ETIMEDOUT|CLUSTERDOWN|LOADING/.test(message)) {
+    if ((error as Error)?.name === 'MaxRetriesPerRequestError' || /ECONNREFUSED|connection is closed|max retries per request|ETIMEDOUT|CLUSTERDOWN|LOADING|stream isn't writeable/i.test(message)) {
       this.logger.error(`store unavailable on ${request.method} ${request.url}: ${message}`);
       return new ApiProblem(503, 'store-unavailable', 'Service unavailable', 'the directory store is unreachable; retry shortly');
     }

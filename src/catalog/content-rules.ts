@@ -51,11 +51,6 @@ function checkUrls(listing: ListingDocument, report: Report): void {
   check('website', listing.website);
   check('docsUrl', listing.docsUrl);
   listing.endpoints.forEach((url, i) => check(`endpoints.${i}`, url));
-  const seen = new Set<string>();
-  listing.endpoints.forEach((url, i) => {
-    if (seen.has(url)) report(`endpoints.${i}`, `'${url}' is listed twice`);
-    seen.add(url);
-  });
 }
 
 function checkChinese(listing: ListingDocument, report: Report): void {
@@ -72,7 +67,6 @@ function checkTags(listing: ListingDocument, report: Report): void {
   listing.tags.forEach((tag, i) => {
     if (tag !== tag.toLowerCase()) report(`tags.${i}`, `'${tag}' is not lowercase`);
   });
-  if (new Set(listing.tags).size !== listing.tags.length) report('tags', 'lists a tag twice');
 }
 
 /** Patterns of real-looking credentials that must never appear in an example. */

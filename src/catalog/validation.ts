@@ -85,3 +85,7 @@ export const IsHttpsUrl = rule('isHttpsUrl', isHttpsUrl, 'must be an absolute ht
 export const IsIsoDate = rule('isIsoDate', isIsoDate, 'must be a date as YYYY-MM-DD');
 export const HasHan = rule('hasHan', hasHan, 'must contain Chinese (Han) characters');
 export const IsTag = rule('isTag', (v) => typeof v === 'string' && v.length <= 40 && TAG_PATTERN.test(v), 'must be lowercase: a-z, 0-9, +, ., -');
+
+/** Placeholders that stand for a missing fact; an unknown fact is `null` (where allowed), never "N/A". */
+const PLACEHOLDER = /^\s*(n\/?a|none|unknown|tbd|-+|\?+)\s*$/i;
+export const IsFact = rule('isFact', (v) => typeof v !== 'string' || !PLACEHOLDER.test(v), 'must state the fact (use null where the field allows it), not a placeholder like N/A');

@@ -1,4 +1,4 @@
-import { IsInt, IsOptional, IsString, Length, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
 import { FieldProblem, HasHan, IsSlug, validatePlain } from '../catalog/validation';
 
 /** One entry of the published error reference: an error a listed provider returns, and what to do. */
@@ -6,7 +6,9 @@ export class ErrorEntryDocumentDto {
   @IsSlug({ message: 'must be the slug of a listing' }) provider: string;
   @IsInt({ message: 'must be an integer' }) @Min(100, { message: 'must be an HTTP status (100-599)' }) @Max(599, { message: 'must be an HTTP status (100-599)' })
   status: number;
-  @IsString({ message: 'must be a string' }) @Length(2, 120, { message: 'must be 2-120 characters' }) title: string;
+  @IsString({ message: 'must be a string' }) @Length(2, 120, { message: 'must be 2-120 characters' })
+  @Matches(/[a-z0-9]/i, { message: 'must contain Latin letters or digits (it names the entry)' })
+  title: string;
   @IsString({ message: 'must be a string' }) @Length(1, 120, { message: 'must be 1-120 characters' }) @HasHan() titleCn: string;
   @IsString({ message: 'must be a string' }) @Length(10, 1000, { message: 'must be 10-1000 characters' }) cause: string;
   @IsString({ message: 'must be a string' }) @Length(5, 1000, { message: 'must be 5-1000 characters' }) @HasHan() causeCn: string;

@@ -40,6 +40,11 @@ describe('ListingDocumentDto', () => {
     ['sponsored as a string', (d: any) => (d.sponsored = 'no'), 'sponsored', /true or false/],
     ['no code examples', (d: any) => (d.codeExamples = []), 'codeExamples', /at least 1/],
     ['a code example without code', (d: any) => ((d.codeExamples as any[])[0].code = ''), 'codeExamples.0.code', /1-6000/],
+    ['N/A as a latency', (d: any) => (d.latency = 'N/A'), 'latency', /not a placeholder/],
+    ['unknown as a max context', (d: any) => (d.maxTokens = 'unknown'), 'maxTokens', /not a placeholder/],
+    ['a similar API twice', (d: any) => (d.similarApis = ['anthropic', 'anthropic']), 'similarApis', /twice/],
+    ['a tag twice', (d: any) => (d.tags = ['llm', 'llm']), 'tags', /twice/],
+    ['an endpoint twice', (d: any) => (d.endpoints = [d.endpoints[0], d.endpoints[0]]), 'endpoints', /twice/],
     ['an unknown code language', (d: any) => ((d.codeExamples as any[])[1].language = 'cobol'), 'codeExamples.1.language', /one of/],
   ])('refuses %s', (_label, change, field, reason) => {
     const problems = problemsOf(change);

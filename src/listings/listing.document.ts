@@ -2,6 +2,7 @@ import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayMinSize,
+  ArrayUnique,
   IsArray,
   IsBoolean,
   IsIn,
@@ -16,6 +17,7 @@ import {
 } from 'class-validator';
 import {
   HasHan,
+  IsFact,
   IsHttpsUrl,
   IsIsoDate,
   IsNotReservedSlug,
@@ -76,23 +78,26 @@ export class ListingDocumentDto {
   @apply(...list(1, 10))
   @Matches(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/, { each: true, message: 'each item must be a lowercase domain name' })
   domains: string[];
-  @apply(...text(3, 400)) pricing: string;
-  @apply(...list(1, 10), ...textItems(300)) auth: string[];
-  @apply(...text(3, 400)) @Matches(/\d/, { message: 'must state a number of requests' }) rateLimit: string;
-  @apply(...text(2, 200)) latency: string;
+  @apply(...text(3, 400)) @IsFact() pricing: string;
+  @apply(...list(1, 10), ...textItems(300)) @ArrayUnique({ message: 'lists an item twice' }) auth: string[];
+  @apply(...text(3, 400)) @IsFact() @Matches(/\d/, { message: 'must state a number of requests' }) rateLimit: string;
+  @apply(...text(2, 200)) @IsFact() latency: string;
   @ValidateIf((o: ListingDocumentDto) => o.maxTokens !== null)
   @apply(...text(1, 120))
+  @IsFact()
   maxTokens: string | null;
   @IsInt({ message: 'must be an integer' }) @Min(0, { message: 'must be 0-100' }) @Max(100, { message: 'must be 0-100' })
   popularity: number;
-  @apply(...list(1, 30)) @IsHttpsUrl({ each: true, message: 'each item must be an absolute https:// URL' }) endpoints: string[];
-  @apply(...list(1, 20), ...textItems(40)) sdks: string[];
+  @apply(...list(1, 30)) @IsHttpsUrl({ each: true, message: 'each item must be an absolute https:// URL' }) @ArrayUnique({ message: 'lists an item twice' })
+  endpoints: string[];
+  @apply(...list(1, 20), ...textItems(40)) @ArrayUnique({ message: 'lists an item twice' }) sdks: string[];
   @apply(...list(0, 20), ...textItems(300)) features: string[];
   @apply(...list(0, 20), ...textItems(400)) usageTips: string[];
   @IsBoolean({ message: 'must be true or false' }) sponsored: boolean;
   @IsIn(LISTING_STATUSES, { message: `must be one of ${LISTING_STATUSES.join(', ')}` }) status: ListingStatus;
-  @apply(...list(1, 30)) @IsTag({ each: true }) tags: string[];
-  @apply(...list(0, 10)) @IsSlug({ each: true, message: 'each item must be a listing slug' }) similarApis: string[];
+  @apply(...list(1, 30)) @IsTag({ each: true }) @ArrayUnique({ message: 'lists a tag twice' }) tags: string[];
+  @apply(...list(0, 10)) @IsSlug({ each: true, message: 'each item must be a listing slug' }) @ArrayUnique({ message: 'lists a listing twice' })
+  similarApis: string[];
   @IsIsoDate() lastUpdated: string;
   @apply(...list(1, 10))
   @ValidateNested({ each: true })

@@ -4,6 +4,8 @@ import type { RedisKeys } from '../redis/redis-keys';
 
 /** How long a replaced generation stays readable, for readers that still point at it. */
 export const RETIRED_GENERATION_GRACE_MS = 30_000;
+/** How long a generation may stay in the making before it counts as abandoned. */
+export const BUILD_TIMEOUT_MS = 6 * 60 * 60 * 1000;
 
 /**
  * Read models live in numbered generations; one pointer names the live one. A rebuild fills a new
@@ -21,20 +23,28 @@ export class Generations {
     return value === null ? null : Number(value);
   }
 
-  /** A fresh generation number, never used before. */
+  /**
+   * A fresh generation number, never used before. Until it goes live it is scheduled for deletion
+   * BUILD_TIMEOUT_MS from now, so a rebuild that dies half-way leaves nothing behind for long.
+   */
   async allocate(): Promise<number> {
-    return this.client.incr(this.keys.generationCounter);
+    const generation = await this.client.incr(this.keys.generationCounter);
+    await this.client.zadd(this.keys.retiredGenerations, Date.now() + BUILD_TIMEOUT_MS, String(generation));
+    return generation;
   }
 
   /** Makes `generation` live if no generation is live yet; returns the live one. */
   async adoptIfNone(generation: number): Promise<number> {
-    await this.client.set(this.keys.currentGeneration, generation, 'NX');
+    if (await this.client.set(this.keys.currentGeneration, generation, 'NX')) {
+      await this.client.zrem(this.keys.retiredGenerations, String(generation));
+    }
     return (await this.current())!;
   }
 
   /** Makes `generation` live and retires the previous one. */
   async switchTo(generation: number): Promise<void> {
     const previous = await this.client.getset(this.keys.currentGeneration, String(generation));
+    await this.client.zrem(this.keys.retiredGenerations, String(generation));
     if (previous !== null && Number(previous) !== generation) {
       await this.client.zadd(this.keys.retiredGenerations, Date.now(), previous);
     }
@@ -48,7 +58,12 @@ export class Generations {
   /** Deletes generations retired longer ago than the grace period. Returns how many were deleted. */
   async deleteRetired(now = Date.now()): Promise<number> {
     const due = await this.client.zrangebyscore(this.keys.retiredGenerations, '-inf', now - RETIRED_GENERATION_GRACE_MS);
+    const live = await this.current();
     for (const generation of due) {
+      if (Number(generation) === live) {
+        await this.client.zrem(this.keys.retiredGenerations, generation);
+        continue;
+      }
       await deleteMatching(this.client, `${this.keys.generation(Number(generation)).tag}:*`);
       await this.client.zrem(this.keys.retiredGenerations, generation);
     }

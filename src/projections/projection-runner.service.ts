@@ -52,17 +52,26 @@ export class ProjectionRunner implements OnApplicationShutdown {
     if (this.running) return;
     this.stopping = false;
     this.running = this.loop();
-    // Renew the lease on a timer too, so a long batch does not let it lapse between steps.
+    this.startHeartbeat();
+  }
+
+  /** Renews the lease on a timer too, so a long batch or rebuild does not let it lapse. */
+  private startHeartbeat(): void {
+    if (this.heartbeat) return;
     this.heartbeat = setInterval(() => {
       if (this.holding) void this.lease.renew().then((ok) => ok || this.loseLease()).catch(() => undefined);
     }, Math.max(100, Math.floor(this.config.projectorLeaseMs / 3)));
     this.heartbeat.unref();
   }
 
-  async stop(): Promise<void> {
-    this.stopping = true;
+  private stopHeartbeat(): void {
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.heartbeat = null;
+  }
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.stopHeartbeat();
     await this.running;
     this.running = null;
     if (this.holding) await this.lease.release().catch(() => undefined);
@@ -84,12 +93,14 @@ export class ProjectionRunner implements OnApplicationShutdown {
   async catchUp(): Promise<boolean> {
     if (!(await this.lease.tryAcquire())) return false;
     this.holding = true;
+    this.startHeartbeat();
     try {
-      while (await this.step(0)) {
-        /* until the stream is drained */
+      while (this.holding && (await this.step(0))) {
+        /* until the stream is drained, or the lease is lost (then the new holder finishes) */
       }
       return true;
     } finally {
+      this.stopHeartbeat();
       await this.lease.release();
       this.holding = false;
     }

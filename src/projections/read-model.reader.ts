@@ -37,6 +37,7 @@ export class ReadModelReader implements OnApplicationShutdown {
   private generation: number | null = null;
   private checkpoint: string | null = null;
   private epoch = 0;
+  private refreshCalls = 0;
   private started: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
   private subscriber: RedisClient | null = null;
@@ -59,7 +60,7 @@ export class ReadModelReader implements OnApplicationShutdown {
 
   /** Keys of the live generation, or null when nothing has been projected yet. */
   async keys(): Promise<GenerationKeys | null> {
-    await (this.started ??= this.start());
+    await this.ready();
     return this.generation === null ? null : this.redis.keys.generation(this.generation);
   }
 
@@ -71,7 +72,7 @@ export class ReadModelReader implements OnApplicationShutdown {
   }
 
   async categories(): Promise<StoredBody | null> {
-    await (this.started ??= this.start());
+    await this.ready();
     if (this.categoriesBody !== undefined) return this.categoriesBody;
     const epoch = this.epoch;
     const keys = await this.keys();
@@ -83,21 +84,18 @@ export class ReadModelReader implements OnApplicationShutdown {
 
   /** Comparison rows of the given slugs, null for each one not in the directory. */
   async comparisons(slugs: string[]): Promise<Array<string | null>> {
-    await (this.started ??= this.start());
-    const missing = slugs.filter((slug) => !this.rows.has(slug));
-    if (missing.length > 0) {
-      const epoch = this.epoch;
-      const keys = await this.keys();
-      const rows = keys ? await this.redis.client.hmget(keys.comparisons, ...missing) : missing.map(() => null);
-      const fetched = new Map(missing.map((slug, i) => [slug, rows[i]]));
-      if (epoch === this.epoch && keys) fetched.forEach((row, slug) => this.rows.set(slug, row));
-      return slugs.map((slug) => (fetched.has(slug) ? fetched.get(slug)! : this.rows.get(slug)!));
-    }
-    return slugs.map((slug) => this.rows.get(slug)!);
+    await this.ready();
+    if (slugs.every((slug) => this.rows.has(slug))) return slugs.map((slug) => this.rows.get(slug)!);
+    // Read them all when any is missing: cached ones could be dropped while we wait.
+    const epoch = this.epoch;
+    const keys = await this.keys();
+    const rows = keys ? await this.redis.client.hmget(keys.comparisons, ...slugs) : slugs.map(() => null);
+    if (epoch === this.epoch && keys) slugs.forEach((slug, i) => this.rows.set(slug, rows[i]));
+    return rows;
   }
 
   async errorEntries(): Promise<string[]> {
-    await (this.started ??= this.start());
+    await this.ready();
     if (this.errorList) return this.errorList;
     const epoch = this.epoch;
     const keys = await this.keys();
@@ -123,7 +121,7 @@ export class ReadModelReader implements OnApplicationShutdown {
    * change. `key` must identify the response completely (a canonical URL).
    */
   async response(key: string, build: () => Promise<StoredBody>): Promise<StoredBody> {
-    await (this.started ??= this.start());
+    await this.ready();
     if (this.responses.has(key)) return this.responses.get(key)!;
     const epoch = this.epoch;
     const value = await build();
@@ -147,7 +145,7 @@ export class ReadModelReader implements OnApplicationShutdown {
   }
 
   private async cached<T>(cache: BoundedCache<T>, key: string, read: (keys: GenerationKeys) => Promise<T>, empty: T): Promise<T> {
-    await (this.started ??= this.start());
+    await this.ready();
     if (cache.has(key)) return cache.get(key)!;
     const epoch = this.epoch;
     const keys = await this.keys();
@@ -155,6 +153,15 @@ export class ReadModelReader implements OnApplicationShutdown {
     const value = await read(keys);
     if (epoch === this.epoch) cache.set(key, value);
     return value;
+  }
+
+  /** Starts once; a failed start (Redis down) is retried by the next request instead of kept. */
+  private ready(): Promise<void> {
+    this.started ??= this.start().catch((error) => {
+      this.started = null;
+      throw error;
+    });
+    return this.started;
   }
 
   private async start(): Promise<void> {
@@ -172,9 +179,11 @@ export class ReadModelReader implements OnApplicationShutdown {
 
   /** Reads the live generation and its checkpoint; clears the cache when either moved (or when told to). */
   async refresh(force = false): Promise<void> {
+    const call = ++this.refreshCalls;
     const value = await this.redis.client.get(this.redis.keys.currentGeneration);
     const generation = value === null ? null : Number(value);
     const checkpoint = generation === null ? null : await this.redis.client.get(this.redis.keys.generation(generation).checkpoint);
+    if (call !== this.refreshCalls) return; // a newer refresh started meanwhile: its answer wins
     if (force || !this.config.readCache || generation !== this.generation || checkpoint !== this.checkpoint) {
       this.generation = generation;
       this.checkpoint = checkpoint;

@@ -1,4 +1,4 @@
-import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { Cluster, Redis } from 'ioredis';
 import { AppConfig } from '../config/app-config';
 import { RedisKeys } from './redis-keys';
@@ -6,19 +6,37 @@ import { defineScripts } from './scripts';
 
 export type RedisClient = Redis | Cluster;
 
+/** How long start-up waits for Redis before going on (requests then fail fast with 503 until it is back). */
+const READY_TIMEOUT_MS = 5000;
+
 /**
  * The one Redis connection of a process (ioredis, auto-pipelined so that concurrent commands share round
- * trips), the key builder, and extra connections for blocking reads.
+ * trips), the key builder, and extra connections for blocking reads and transactions.
+ *
+ * The shared connection does not queue commands while disconnected: a request fails at once (503) instead
+ * of hanging through reconnection attempts; background work retries on its own schedule.
  */
 @Injectable()
-export class RedisConnection implements OnApplicationShutdown {
+export class RedisConnection implements OnModuleInit, OnApplicationShutdown {
   readonly client: RedisClient;
   readonly keys: RedisKeys;
   private readonly extra: RedisClient[] = [];
 
   constructor(private readonly config: AppConfig) {
-    this.client = createClient(config);
+    this.client = createClient(config, true, false);
     this.keys = new RedisKeys(config.namespace);
+  }
+
+  async onModuleInit(): Promise<void> {
+    if (this.client.status === 'ready') return;
+    const ready = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), READY_TIMEOUT_MS);
+      this.client.once('ready', () => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+    if (!ready) new Logger('redis').warn(`Redis not reachable after ${READY_TIMEOUT_MS} ms; serving 503 until it is`);
   }
 
   /**
@@ -36,8 +54,8 @@ export class RedisConnection implements OnApplicationShutdown {
   }
 }
 
-export function createClient(config: AppConfig, autoPipelining = true): RedisClient {
-  const common = { enableAutoPipelining: autoPipelining, maxRetriesPerRequest: 3 };
+export function createClient(config: AppConfig, autoPipelining = true, offlineQueue = true): RedisClient {
+  const common = { enableAutoPipelining: autoPipelining, maxRetriesPerRequest: 3, enableOfflineQueue: offlineQueue };
   const client: RedisClient =
     config.redisClusterNodes.length > 0
       ? new Cluster(
@@ -45,7 +63,7 @@ export function createClient(config: AppConfig, autoPipelining = true): RedisCli
             const [host, port] = node.split(':');
             return { host, port: Number(port) };
           }),
-          { redisOptions: common, enableAutoPipelining: autoPipelining },
+          { redisOptions: common, enableAutoPipelining: autoPipelining, enableOfflineQueue: offlineQueue },
         )
       : new Redis(config.redisUrl, common);
   client.on('error', () => {

@@ -141,7 +141,7 @@ local function expansions(spec)
           local d = distance(t, c, maxd)
           if d and d > 0 then
             seen[c] = true
-            list[#list + 1] = {c, tonumber(req.fq[d]), 'fuzzy'}
+            list[#list + 1] = {c, tonumber(req.fq[d + 1]), 'fuzzy'}  -- fq = {exact, one edit, two edits}
           end
         end
       end

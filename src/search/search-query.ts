@@ -45,9 +45,12 @@ const SYNONYM_WEIGHT = 0.9;
 /** Weight of matching a long Chinese word through its character bigrams. */
 const BIGRAM_WEIGHT = 0.9;
 
-/** Edits tolerated in a Latin term of this length: none below 4 characters, one from 4, two from 8. */
+const MAX_CORRECTED_LENGTH = 24;
+
+/** Edits tolerated in a Latin term of this length: none below 4 characters, one from 4, two from 8 (up to 24). */
 export function allowedEdits(term: string): 0 | 1 | 2 {
-  if (!/^[a-z0-9]+$/.test(term)) return 0;
+  // Words longer than any real name are not corrected (their deletion variants would be thousands).
+  if (!/^[a-z0-9]+$/.test(term) || term.length > MAX_CORRECTED_LENGTH) return 0;
   return term.length >= 8 ? 2 : term.length >= 4 ? 1 : 0;
 }
 
@@ -60,7 +63,8 @@ interface Token {
 
 function tokens(text: string): Token[] {
   const out: Token[] = [];
-  for (const m of normalize(text).matchAll(/(\p{Script=Han})|([\p{L}\p{N}]+)/gu)) {
+  // Latin words stop at a Chinese character: "GPU云" is "gpu" then "云".
+  for (const m of normalize(text).matchAll(/(\p{Script=Han})|((?:(?!\p{Script=Han})[\p{L}\p{N}])+)/gu)) {
     if (m[1]) out.push({ text: m[1], han: true, stop: false });
     else out.push({ text: stem(m[2]), han: false, stop: STOP_WORDS.has(m[2]) });
   }
@@ -172,11 +176,6 @@ export function buildClauses(q: string): Clause[] {
   }
   flushHan();
   return clauses;
-}
-
-export function isOnlyStopWords(q: string): boolean {
-  const words = tokens(q);
-  return words.length > 0 && words.every((w) => w.stop);
 }
 
 export function buildSearchRequest(q: string | null, category: string | null, limit: number): SearchRequest {

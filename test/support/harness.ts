@@ -40,6 +40,7 @@ export async function startService(label: string, overrides: Record<string, stri
   const namespace = uniqueNamespace(label);
   const config = testConfig(namespace, overrides);
   const app = await createApp(config);
+  await app.init();
   startProjector(app, config);
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };

@@ -20,6 +20,7 @@ const cached = {
 };
 const ok = (description: string, schema: object) => ({ description, headers: cached, content: json(schema) });
 const notModified = { description: 'Not modified: the If-None-Match tag still matches.' };
+const unavailable = problem('The directory store is unreachable; retry shortly.');
 const object = (properties: Record<string, object>, extra: object = {}) => ({
   type: 'object',
   required: Object.keys(properties),
@@ -84,6 +85,7 @@ export const OPENAPI_DOCUMENT = {
           200: ok('Search results, best first.', ref('SearchResponse')),
           304: notModified,
           400: problem('A parameter is malformed (non-integer or non-positive limit, q too long, a parameter given twice).'),
+          503: unavailable,
         },
       },
     },
@@ -99,6 +101,7 @@ export const OPENAPI_DOCUMENT = {
           304: notModified,
           400: problem(`\`ids\` missing, or fewer than ${MIN_COMPARE} or more than ${MAX_COMPARE} distinct slugs.`),
           404: problem('None of the requested slugs is in the directory (the body lists them in `notFound`).'),
+          503: unavailable,
         },
       },
     },
@@ -107,7 +110,7 @@ export const OPENAPI_DOCUMENT = {
         operationId: 'getCategories',
         tags: ['tools'],
         summary: 'List categories with their number of listings',
-        responses: { 200: ok('Every category, with live counts.', ref('CategoriesResponse')), 304: notModified },
+        responses: { 200: ok('Every category, with live counts.', ref('CategoriesResponse')), 304: notModified, 503: unavailable },
       },
     },
     '/api/v1/tools/{slug}': {
@@ -121,6 +124,7 @@ export const OPENAPI_DOCUMENT = {
           200: ok('The listing.', ref('ToolDetailResponse')),
           304: notModified,
           404: problem('No listing has this slug.'),
+          503: unavailable,
         },
       },
     },
@@ -137,6 +141,7 @@ export const OPENAPI_DOCUMENT = {
           200: ok('Entries sorted by provider, status and title.', ref('ErrorsResponse')),
           304: notModified,
           400: problem('`status` is not an HTTP status code.'),
+          503: unavailable,
         },
       },
     },

@@ -2,7 +2,7 @@ import { Controller, Get, Param, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ReadModelReader } from '../../projections/read-model.reader';
 import { API_PREFIX } from '../../projections/projectors/tool-detail.projector';
-import { buildSearchRequest, interpret, isOnlyStopWords } from '../../search/search-query';
+import { buildSearchRequest, interpret } from '../../search/search-query';
 import { matchedFields } from '../../search/search-fields';
 import { ApiProblem, notFound, sendProblem } from '../http/problem';
 import { parseCategory, parseIds, parseLimit, parseSearchText, single } from '../http/query-params';
@@ -30,7 +30,8 @@ export class ToolsController {
       const self = `${API_PREFIX}/tools/search?${new URLSearchParams({ ...(q ? { q } : {}), ...(category ? { category } : {}), limit: String(limit) })}`;
       const stored = await this.readModels.response(self, async () => {
         const searchRequest = buildSearchRequest(q, category, limit);
-        const nothingToFind = q !== null && searchRequest.clauses.length === 0 && isOnlyStopWords(q);
+        // A q with nothing searchable in it (only stop words or punctuation) finds nothing; it does not browse.
+        const nothingToFind = q !== null && searchRequest.clauses.length === 0;
         const { total, hits, notes } = nothingToFind ? { total: 0, hits: [], notes: '[]' } : await this.readModels.search(searchRequest);
         const interpretation = interpret(searchRequest.clauses, notes);
         const results = hits.map(

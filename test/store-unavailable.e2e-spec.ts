@@ -1,0 +1,41 @@
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { createServer } from 'node:net';
+import { createApp } from '../src/bootstrap';
+import { AppConfig } from '../src/config/app-config';
+import { getJson } from './support/harness';
+
+/** The service with no Redis behind it: reads answer 503 problem documents, liveness stays up. */
+let app: NestFastifyApplication;
+let url: string;
+
+function deadPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+beforeAll(async () => {
+  const port = await deadPort();
+  app = await createApp(new AppConfig({ REDIS_URL: `redis://127.0.0.1:${port}`, REDIS_NAMESPACE: 'unreachable', LOG_LEVEL: 'fatal' }));
+  await app.listen(0, '127.0.0.1');
+  url = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;
+});
+afterAll(() => app?.close());
+
+it.each(['/api/v1/tools/openai', '/api/v1/tools/search?q=gpu', '/api/v1/tools/categories', '/api/v1/tools/compare?ids=a,b'])(
+  '%s answers 503 with a problem document when Redis is unreachable',
+  async (path) => {
+    const { status, headers, body } = await getJson(`${url}${path}`);
+    expect(status).toBe(503);
+    expect(headers.get('content-type')).toMatch(/^application\/problem\+json/);
+    expect(body).toMatchObject({ success: false, status: 503, title: 'Service unavailable' });
+  },
+);
+
+it('stays alive (healthz) but not ready (readyz)', async () => {
+  expect((await getJson(`${url}/healthz`)).status).toBe(200);
+  expect((await getJson(`${url}/readyz`)).status).toBe(503);
+});
