@@ -59,7 +59,8 @@ export function generateCatalog(count: number, seed = 42, templates = loadFixtur
       website: `https://${host}`,
       docsUrl: `https://docs.${host}`,
       domains: ['example.com'],
-      endpoints: template.endpoints.map((url) => url.replace(/^https:\/\/[^/]+/, `https://api.${host}`)),
+      // One host for all endpoints: paths that differed only by host collapse, so keep each once.
+      endpoints: [...new Set(template.endpoints.map((url) => url.replace(/^https:\/\/[^/]+/, `https://api.${host}`)))],
       popularity: Math.floor(next() * 90),
       features: shuffle(template.features),
       usageTips: shuffle(template.usageTips).slice(0, Math.max(1, template.usageTips.length - 1)),
