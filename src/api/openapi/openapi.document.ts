@@ -175,7 +175,7 @@ export const OPENAPI_DOCUMENT = {
       ),
       SearchResponse: object({
         success: { type: 'boolean', enum: [true] },
-        total: { type: 'integer', description: 'Number of matching listings (before limit).' },
+        total: { type: 'integer', description: 'Number of matching listings before limit; a lower bound when a query term occurs in more than 500 listings.' },
         returned: int,
         query: nullableStr,
         category: nullableStr,
