@@ -1,14 +1,13 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp, startProjector } from '../src/bootstrap';
 import { CatalogImportService } from '../src/catalog/catalog-import.service';
 import { AppConfig } from '../src/config/app-config';
 import { ProjectionRunner } from '../src/projections/projection-runner.service';
-import { getJson } from './support/harness';
+import { freePort, getJson } from './support/harness';
 
 /**
  * The whole service on a three-master Redis Cluster started by the test: every Lua script and
@@ -19,15 +18,6 @@ const nodes: ChildProcess[] = [];
 let ports: number[] = [];
 let app: NestFastifyApplication;
 let url: string;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function until(check: () => boolean, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;

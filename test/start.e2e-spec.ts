@@ -1,20 +1,9 @@
 import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { redisAnswers } from '../src/redis/local-redis';
-import { getJson } from './support/harness';
-
-/** A port nothing listens on right now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+import { freePort, getJson } from './support/harness';
 
 function start(env: Record<string, string>): Promise<{ child: ChildProcess; output: () => string }> {
   const child = spawn(process.execPath, ['dist/src/main.js'], { env: { ...process.env, ...env, LOG_LEVEL: 'info' } });

@@ -1,24 +1,14 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
-import { createServer } from 'node:net';
 import { createApp } from '../src/bootstrap';
 import { AppConfig } from '../src/config/app-config';
-import { getJson } from './support/harness';
+import { freePort, getJson } from './support/harness';
 
 /** The service with no Redis behind it: reads answer 503 problem documents, liveness stays up. */
 let app: NestFastifyApplication;
 let url: string;
 
-function deadPort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 beforeAll(async () => {
-  const port = await deadPort();
+  const port = await freePort();
   app = await createApp(new AppConfig({ REDIS_URL: `redis://127.0.0.1:${port}`, REDIS_NAMESPACE: 'unreachable', LOG_LEVEL: 'fatal' }));
   await app.listen(0, '127.0.0.1');
   url = `http://127.0.0.1:${(app.getHttpServer().address() as { port: number }).port}`;

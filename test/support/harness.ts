@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import { createApp, startProjector } from '../../src/bootstrap';
 import { CatalogImportService, ImportReport } from '../../src/catalog/catalog-import.service';
@@ -56,6 +57,16 @@ export async function startService(label: string, overrides: Record<string, stri
       await dropNamespace(namespace);
     },
   };
+}
+
+/** A loopback port nothing listens on right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 export async function getJson(url: string, headers: Record<string, string> = {}) {
