@@ -49,8 +49,9 @@ export class CatalogImportService {
   ) {}
 
   async import(paths: string[], options: ImportOptions): Promise<ImportReport> {
-    const listingVersions = await this.store.versionsOf(LISTING_AGGREGATE);
-    const entryVersions = await this.store.versionsOf(ERROR_ENTRY_AGGREGATE);
+    const versions = await this.store.versionsByType();
+    const listingVersions = versions.get(LISTING_AGGREGATE) ?? new Map<string, number>();
+    const entryVersions = versions.get(ERROR_ENTRY_AGGREGATE) ?? new Map<string, number>();
     const content = loadContent(paths, this.categories, await this.publishedListings());
     if (content.problems.length > 0) return { problems: content.problems, results: [], projection: 'not-needed' };
 

@@ -138,13 +138,21 @@ export class EventStore {
 
   /** Current version of every aggregate of a type (aggregate id -> version). */
   async versionsOf(aggregateType: string): Promise<Map<string, number>> {
+    return (await this.versionsByType()).get(aggregateType) ?? new Map();
+  }
+
+  /** Current version of every aggregate, by aggregate type, from one read of the versions hash. */
+  async versionsByType(): Promise<Map<string, Map<string, number>>> {
     const all = await this.redis.client.hgetall(this.redis.keys.versions);
-    const prefix = `${aggregateType}:`;
-    const versions = new Map<string, number>();
+    const byType = new Map<string, Map<string, number>>();
     for (const [stream, version] of Object.entries(all)) {
-      if (stream.startsWith(prefix)) versions.set(stream.slice(prefix.length), Number(version));
+      const cut = stream.indexOf(':');
+      const type = stream.slice(0, cut);
+      let versions = byType.get(type);
+      if (!versions) byType.set(type, (versions = new Map()));
+      versions.set(stream.slice(cut + 1), Number(version));
     }
-    return versions;
+    return byType;
   }
 }
 

@@ -2,9 +2,7 @@ import type { CategoryCatalog } from '../catalog/category-catalog';
 import { PublishedData } from '../event-store/document-aggregate';
 import type { StoredEvent } from '../event-store/event-envelope';
 import { ErrorEntryDocument, errorEntryId } from '../error-reference/error-entry.document';
-import { ERROR_ENTRY_AGGREGATE } from '../error-reference/error-entry.aggregate';
 import { ERROR_ENTRY_PUBLISHED, ERROR_ENTRY_REVISED, ERROR_ENTRY_WITHDRAWN } from '../error-reference/events/error-entry-events';
-import { LISTING_AGGREGATE } from '../listings/listing.aggregate';
 import type { ListingDocument } from '../listings/listing.document';
 import { LISTING_PUBLISHED, LISTING_REVISED, LISTING_WITHDRAWN } from '../listings/events/listing-events';
 import type { RedisClient } from '../redis/redis-connection';
@@ -314,5 +312,3 @@ export function foldBatch(events: StoredEvent[]): BatchChanges {
   }
   return { listings, errors };
 }
-
-export { LISTING_AGGREGATE, ERROR_ENTRY_AGGREGATE };

@@ -1,4 +1,4 @@
-import type { Category, CategoryCatalog } from '../../catalog/category-catalog';
+import type { CategoryCatalog } from '../../catalog/category-catalog';
 import type { ErrorEntryDocument } from '../../error-reference/error-entry.document';
 import type { ListingDocument } from '../../listings/listing.document';
 import { CatalogState, COMPARISON_SIZE, ListingCard } from '../catalog-state';
@@ -142,5 +142,3 @@ export function servedErrorFields(entry: ErrorEntryDocument) {
     curlExample: entry.curlExample,
   };
 }
-
-export type { Category };
