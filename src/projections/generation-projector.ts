@@ -192,13 +192,13 @@ export class GenerationProjector {
     }
   }
 
-  /** The transaction sent by buildChunk or renderDeferred and not yet confirmed (at most one). */
+  /** The pipeline sent by buildChunk or renderDeferred and not yet confirmed (at most one). */
   private inFlight: Promise<unknown> = Promise.resolve();
 
   /**
    * Rebuild only: applies the newest event of each aggregate of a chunk to a generation that nobody reads
    * or writes yet. Nothing is there to replace, so nothing is read first; rendering is deferred; the
-   * transaction is sent without waiting for it, so Redis works on one chunk while this process prepares
+   * writes are sent without waiting for them, so Redis works on one chunk while this process prepares
    * the next (at most one in flight).
    */
   async buildChunk(events: StoredEvent[]): Promise<void> {
@@ -210,9 +210,13 @@ export class GenerationProjector {
     await this.send(writes);
   }
 
+  /**
+   * Nobody reads a generation being built and a failed build is discarded whole, so the build's writes go
+   * as a plain pipeline, not a transaction: Redis neither queues the commands nor answers QUEUED for each.
+   */
   private async send(writes: WriteBatch): Promise<void> {
     await this.inFlight;
-    const tx = this.client.multi();
+    const tx = this.client.pipeline();
     writes.applyTo(tx);
     this.inFlight = tx.exec().then((result) => {
       const failed = result?.find(([error]) => error);
