@@ -1,0 +1,83 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { generateCatalog, writeCatalog } from '../bench/lib/synthetic-catalog';
+import { EventStore } from '../src/event-store/event-store.service';
+import { LISTING_AGGREGATE } from '../src/listings/listing.aggregate';
+import { LISTING_REVISED, LISTING_WITHDRAWN } from '../src/listings/events/listing-events';
+import type { ListingDocument } from '../src/listings/listing.document';
+import { ProjectionRunner } from '../src/projections/projection-runner.service';
+import { COMMON_TERM_POSTINGS } from '../src/search/search-query';
+import { getJson, REDIS_URL, RunningService, startService } from './support/harness';
+import { dumpGeneration } from './support/read-model-dump';
+
+/**
+ * Posting lists past the size where terms count as common (read in part: their best postings, ZMSCORE for
+ * candidates): edits applied batch by batch must leave the same index as a rebuild, and search must read
+ * it the same way.
+ */
+const SIZE = COMMON_TERM_POSTINGS + 120;
+let service: RunningService;
+let store: EventStore;
+let runner: ProjectionRunner;
+const redis = new Redis(REDIS_URL);
+const folder = mkdtempSync(join(tmpdir(), 'search-index-'));
+const catalog = generateCatalog(SIZE);
+
+beforeAll(async () => {
+  // No rebuild on lag: every event goes through the batch path that merges into stored lists.
+  service = await startService('index', { PROJECTOR_BATCH_SIZE: '100', PROJECTOR_REBUILD_LAG: '1000000' });
+  store = service.app.get(EventStore);
+  runner = service.app.get(ProjectionRunner);
+  writeCatalog(catalog, folder);
+  const report = await service.ingest([folder]);
+  expect(report.problems).toEqual([]);
+  expect(report.results.length).toBe(SIZE);
+  expect(await runner.waitUntilProjected((await store.lastPosition())!, 60_000)).toBe(true);
+}, 120_000);
+
+afterAll(async () => {
+  await service.close();
+  await redis.quit();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+const generation = async () => Number(await redis.get(`{${service.namespace}:rm}:current`));
+const tag = async () => `{${service.namespace}:g${await generation()}}`;
+const search = async (q: string) => {
+  const { status, body } = await getJson(`${service.baseUrl}/api/v1/tools/search?q=${encodeURIComponent(q)}&limit=30`);
+  expect(status).toBe(200);
+  return body as { total: number; results: Array<{ slug: string; score: number; popularity: number }> };
+};
+
+it('edits applied batch by batch to common terms leave the same index and results as a rebuild', async () => {
+  expect(await redis.zcard(`${await tag()}:t:api`)).toBeGreaterThan(COMMON_TERM_POSTINGS);
+
+  // Revisions that change scores (description) and order (popularity), and withdrawals.
+  const withdrawn = catalog.slice(0, 5).map((l) => l.slug);
+  for (const slug of withdrawn) {
+    await store.append(LISTING_AGGREGATE, slug, 1, [{ type: LISTING_WITHDRAWN, data: { reason: 'test' } }], 'editor');
+  }
+  for (const listing of catalog.slice(5, 60) as ListingDocument[]) {
+    const document = { ...listing, popularity: (listing.popularity + 37) % 101, description: `API API ${listing.description}` };
+    await store.append(LISTING_AGGREGATE, listing.slug, 1, [{ type: LISTING_REVISED, data: { document, changedFields: ['popularity', 'description'] } }], 'editor');
+  }
+  expect(await runner.waitUntilProjected((await store.lastPosition())!, 60_000)).toBe(true);
+
+  // (a closed word, "api.": no completions, so the common term's best postings are the candidates)
+  const afterEdits = await search('api.');
+  expect(afterEdits.total).toBe(COMMON_TERM_POSTINGS);
+  expect(afterEdits.results.map((r) => r.slug)).not.toEqual(expect.arrayContaining([withdrawn[0]]));
+  // the listings whose description now repeats the word rank first
+  const boosted = new Set(catalog.slice(5, 60).map((l) => l.slug));
+  expect(afterEdits.results.slice(0, 10).every((r) => boosted.has(r.slug))).toBe(true);
+  const rareAndCommon = await search(`api ${catalog[70].name}`);
+
+  const incremental = await dumpGeneration(redis, service.namespace, await generation());
+  await runner.rebuild();
+  const rebuilt = await dumpGeneration(redis, service.namespace, await generation());
+  expect(incremental).toEqual(rebuilt);
+  expect(await search('api.')).toEqual(afterEdits);
+  expect(await search(`api ${catalog[70].name}`)).toEqual(rareAndCommon);
+}, 120_000);
