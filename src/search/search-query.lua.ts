@@ -2,13 +2,16 @@
  * One search in one round trip. KEYS[1] is the hash-tag base of a read-model generation ("{ns:gN}"); every
  * key the script touches is built from it, so all live in one slot (Redis Cluster safe).
  * ARGV[1] is a JSON request built by search-query.ts:
- *   { clauses: [{ alts: [{ w, terms: [{ t, p, f }] }] }], category, limit, k1, pq, fq, tolerance, common }
+ *   { clauses: [{ alts: [{ w, terms: [{ t, p, f }] }] }], category, limit, k1, pq, fq, tolerance, common, top }
  * A clause is one concept of the query (a word, or a phrase with its synonyms); an alternative matches when
  * all its terms match; a term matches exactly, as a prefix (p = 1) or within f edits (symmetric deletion).
  * Ranking: clauses matched (desc), then BM25-style score (desc), where scores within `tolerance` of their
  * group's best count as a tie that popularity breaks, then slug.
- * Terms found in more than `common` listings only score the candidates of rarer terms, so a query reads a
- * bounded part of the index however large the catalog; `total` is then a lower bound.
+ * Terms found in more than `common` listings are not read whole: each alternative takes its candidates from
+ * its most selective term (a common term gives its best postings, page by page, until `top` of them are in
+ * the category and have the alternative's other terms), the most popular listings join them (popularity
+ * orders equals), and they are scored from what was read, ZMSCORE filling in what a candidate needs, so a
+ * query reads a bounded part of the index however large the catalog; `total` is then a lower bound.
  * Reply: { total, explainJson, slug, score, mask, summaryJson, ... } for the first `limit` results, where
  * explainJson says, per clause, alternative and term, which index terms matched and how (exact, prefix, fuzzy).
  */
@@ -45,8 +48,7 @@ end
 
 local N = redis.call('ZCARD', browse)
 local k1 = tonumber(req.k1)
--- Terms in more than \`common\` listings are not read whole: they score the candidates that rarer terms
--- found (ZMSCORE), and only when every term is that common do their best postings make the candidates.
+-- Terms in more than \`common\` listings are not read whole (see the candidates below).
 local common = tonumber(req.common)
 local cache = {}
 local function term(t)
@@ -57,20 +59,6 @@ local function term(t)
     cache[t] = p
   end
   return p
-end
-local function fetch(p, top)
-  if p.docs == nil then
-    local flat
-    if top then
-      flat = redis.call('ZRANGE', p.key, 0, common - 1, 'REV', 'WITHSCORES')
-    else
-      flat = redis.call('ZRANGE', p.key, 0, -1, 'WITHSCORES')
-    end
-    local docs = {}
-    for i = 1, #flat, 2 do docs[flat[i]] = tonumber(flat[i + 1]) end
-    p.docs = docs
-  end
-  return p.docs
 end
 
 -- optimal string alignment distance (edits: insert, delete, substitute, swap neighbours), nil above maxd
@@ -150,18 +138,8 @@ local function expansions(spec)
   return list
 end
 
--- Resolve every term of every alternative to its expansions, and collect candidates from the selective ones.
+-- Resolve every term of every alternative to its expansions.
 local plan = {}
-local candidates, candidateList = {}, {}
-local commonOnly = {}
-local function addCandidates(docs)
-  for slug in pairs(docs) do
-    if not candidates[slug] then
-      candidates[slug] = true
-      candidateList[#candidateList + 1] = slug
-    end
-  end
-end
 for c, clause in ipairs(req.clauses) do
   plan[c] = {}
   for a, alt in ipairs(clause.alts) do
@@ -170,20 +148,14 @@ for c, clause in ipairs(req.clauses) do
       local list = {}
       for _, e in ipairs(expansions(spec)) do
         local p = term(e[1])
-        if p.n > 0 then
-          list[#list + 1] = {p = p, quality = e[2], kind = e[3], idf = e[4] or p.idf, t = e[1]}
-          if p.n <= common then addCandidates(fetch(p, false)) else commonOnly[#commonOnly + 1] = p end
-        end
+        if p.n > 0 then list[#list + 1] = {p = p, quality = e[2], kind = e[3], idf = e[4] or p.idf, t = e[1]} end
       end
       plan[c][a][i] = list
     end
   end
 end
-if #candidateList == 0 then
-  for _, p in ipairs(commonOnly) do addCandidates(fetch(p, true)) end
-end
 
--- Scores of many members of a sorted set (nil where absent), 1000 per ZMSCORE (Lua's unpack has limits).
+-- Scores of many members of a sorted set (false where absent), 1000 per ZMSCORE (Lua's unpack has limits).
 local function scoresOf(key, members)
   local out = {}
   for from = 1, #members, 1000 do
@@ -195,146 +167,324 @@ local function scoresOf(key, members)
   return out
 end
 
--- The encoded posting (weighted frequency and field mask) of a common term for every candidate.
-local function candidatePostings(p)
-  if p.docs == nil and p.n > common then
-    local docs = {}
-    local scores = scoresOf(p.key, candidateList)
-    for k = 1, #candidateList do
-      if scores[k] then docs[candidateList[k]] = tonumber(scores[k]) end
+-- The whole posting list of a rare term: slug -> encoded posting.
+local function fetchAll(p)
+  if p.docs == nil then
+    local flat = redis.call('ZRANGE', p.key, 0, -1, 'WITHSCORES')
+    local docs, slugs = {}, {}
+    for i = 1, #flat, 2 do
+      docs[flat[i]] = tonumber(flat[i + 1])
+      slugs[#slugs + 1] = flat[i]
     end
-    p.docs = docs
+    p.docs, p.slugs = docs, slugs
   end
-  return fetch(p, false)
+  return p.docs
+end
+-- Postings of a common term read so far: slug -> encoded posting, or false where the term is absent.
+local function known(p)
+  if p.known == nil then p.known = {} end
+  return p.known
+end
+-- Reads (ZMSCORE) a common term's postings for the listings of \`slugs\` not read yet.
+local function lookup(p, slugs)
+  if p.n <= common then return end
+  local seen = known(p)
+  local missing = {}
+  for _, slug in ipairs(slugs) do
+    if seen[slug] == nil then missing[#missing + 1] = slug end
+  end
+  local scores = scoresOf(p.key, missing)
+  for k, slug in ipairs(missing) do seen[slug] = scores[k] and tonumber(scores[k]) or false end
+end
+
+-- Term specs of each alternative, most selective (fewest postings) first; nil for one that cannot match.
+-- Every expansion carries the table its postings are found in: a rare term's whole list, or what was read
+-- of a common term (false there: the listing lacks the term; nil: not read yet).
+local order = {}
+for c, clause in ipairs(req.clauses) do
+  order[c] = {}
+  for a, alt in ipairs(clause.alts) do
+    local specs = {}
+    local possible = true
+    for i, list in ipairs(plan[c][a]) do
+      local n = 0
+      for _, e in ipairs(list) do
+        n = n + e.p.n
+        e.factor = e.quality * e.idf
+        if e.p.n <= common then e.postings = fetchAll(e.p) else e.postings = known(e.p) end
+      end
+      if #list == 0 then possible = false end
+      specs[i] = {i = i, n = n}
+    end
+    if possible and #specs > 0 then
+      table.sort(specs, function(x, y) if x.n ~= y.n then return x.n < y.n end return x.i < y.i end)
+      specs.weight = tonumber(alt.w or 1) / #specs
+      order[c][a] = specs
+    end
+  end
+end
+
+-- Best score and field mask of a term (any of its expansions) for a listing, from what was read; nil if none.
+local function specScore(list, slug)
+  local best, mask = nil, 0
+  for k = 1, #list do
+    local e = list[k]
+    local enc = e.postings[slug]
+    if enc then
+      local tf = math.floor(enc / 1024) / 100
+      local s = e.factor * tf * (k1 + 1) / (tf + k1)
+      if best == nil or s > best then best = s end
+      mask = bit.bor(mask, enc % 1024)
+    end
+  end
+  return best, mask
+end
+-- Score and mask of an alternative (all its terms) for a listing, from what was read; nil if it does not match.
+local function altScore(c, a, slug)
+  local specs = order[c][a]
+  if not specs then return nil end
+  local lists = plan[c][a]
+  local sum, mask = 0, 0
+  for k = 1, #specs do
+    local s, m = specScore(lists[specs[k].i], slug)
+    if not s then return nil end
+    sum = sum + s
+    mask = bit.bor(mask, m)
+  end
+  return sum * specs.weight, mask
+end
+-- A listing matches a clause through its best alternative; the mask gathers every alternative's fields.
+local function clauseScore(c, slug)
+  local best, mask = nil, 0
+  for a = 1, #plan[c] do
+    local s, m = altScore(c, a, slug)
+    if s then
+      if best == nil or s > best then best = s end
+      mask = bit.bor(mask, m)
+    end
+  end
+  return best, mask
+end
+-- Reads what an alternative needs to be scored for \`slugs\`, most selective term first, so the other terms
+-- are read only for the listings that have the ones before; returns the listings that have them all.
+local function readAlt(c, a, slugs)
+  local specs = order[c][a]
+  if not specs then return {} end
+  for _, spec in ipairs(specs) do
+    local list = plan[c][a][spec.i]
+    for _, e in ipairs(list) do lookup(e.p, slugs) end
+    local still = {}
+    for _, slug in ipairs(slugs) do
+      if specScore(list, slug) then still[#still + 1] = slug end
+    end
+    slugs = still
+    if #slugs == 0 then break end
+  end
+  return slugs
+end
+
+-- Candidates: a listing matches an alternative only if it has every term of it, so each alternative
+-- contributes listings of its most selective term: the whole posting list when the term is rare, else its
+-- best postings, read page by page (\`top\` at a time, \`common\` at most) until \`top\` of them are in the
+-- category and have the alternative's other terms.
+local top = tonumber(req.top)
+local candidates, candidateList = {}, {}
+local inFilter = {}
+-- The listings of \`slugs\` that are in the category (all of them without one).
+local function keep(slugs)
+  if not filter then return slugs end
+  local fresh = {}
+  for _, slug in ipairs(slugs) do
+    if inFilter[slug] == nil then fresh[#fresh + 1] = slug end
+  end
+  local scores = scoresOf(filter, fresh)
+  for k, slug in ipairs(fresh) do inFilter[slug] = scores[k] and true or false end
+  local kept = {}
+  for _, slug in ipairs(slugs) do
+    if inFilter[slug] then kept[#kept + 1] = slug end
+  end
+  return kept
+end
+local function addCandidates(slugs)
+  for _, slug in ipairs(slugs) do
+    if not candidates[slug] then
+      candidates[slug] = true
+      candidateList[#candidateList + 1] = slug
+    end
+  end
+end
+local usedBest = false
+local function addBestPostings(p, accept)
+  usedBest = true
+  local seen = known(p)
+  local found, from = 0, 0
+  repeat
+    local flat = redis.call('ZRANGE', p.key, from, from + top - 1, 'REV', 'WITHSCORES')
+    local slugs = {}
+    for i = 1, #flat, 2 do
+      seen[flat[i]] = tonumber(flat[i + 1])
+      slugs[#slugs + 1] = flat[i]
+    end
+    local kept = accept(slugs)
+    addCandidates(kept)
+    found = found + #kept
+    from = from + top
+  until found >= top or from >= p.n or from >= common
+end
+for c, clause in ipairs(req.clauses) do
+  for a in ipairs(clause.alts) do
+    local specs = order[c][a]
+    if specs then
+      local accept = keep
+      if #specs > 1 then accept = function(slugs) return readAlt(c, a, keep(slugs)) end end
+      for _, e in ipairs(plan[c][a][specs[1].i]) do
+        if e.p.n <= common then addCandidates(accept(e.p.slugs)) else addBestPostings(e.p, accept) end
+      end
+    end
+  end
+end
+
+-- What is read beyond the candidates' own postings: a listing that a term of an alternative brought in is
+-- checked for that alternative's other terms; with several clauses, a listing with no match known in a
+-- clause is checked against that clause (the number of clauses matched ranks first). A single-term
+-- alternative needs nothing more: a listing among the best of the query is among the best postings of
+-- the alternative it scores best through, so the postings read already give its score.
+for c, clause in ipairs(req.clauses) do
+  for a in ipairs(clause.alts) do
+    local specs = order[c][a]
+    if specs and #specs > 1 then
+      local first = plan[c][a][specs[1].i]
+      local slugs = {}
+      for _, slug in ipairs(candidateList) do
+        if specScore(first, slug) then slugs[#slugs + 1] = slug end
+      end
+      readAlt(c, a, slugs)
+    end
+  end
+end
+-- Among listings that score alike (a word found in thousands of listings), popularity decides, and the best
+-- postings of a common term say nothing about popularity: the most popular listings (in the category) are
+-- candidates too, checked against every alternative.
+if usedBest then
+  local popular = redis.call('ZRANGE', filter or browse, 0, top - 1)
+  addCandidates(popular)
+  for c, clause in ipairs(req.clauses) do
+    for a in ipairs(clause.alts) do readAlt(c, a, popular) end
+  end
+end
+if #req.clauses > 1 then
+  for c, clause in ipairs(req.clauses) do
+    local unknown = {}
+    for _, slug in ipairs(candidateList) do
+      if not clauseScore(c, slug) then unknown[#unknown + 1] = slug end
+    end
+    for a in ipairs(clause.alts) do readAlt(c, a, unknown) end
+  end
 end
 
 -- what each term matched as, for the response's interpretation: explain[clause][alt][term] = {kind = {terms}}
 local explain = {}
-local function termMatches(list, note)
-  local res = {}
-  for _, e in ipairs(list) do
-    local kinds = note[e.kind]
-    if not kinds then
-      kinds = {}
-      note[e.kind] = kinds
+for c, clause in ipairs(req.clauses) do
+  explain[c] = {}
+  for a in ipairs(clause.alts) do
+    explain[c][a] = {}
+    for i, list in ipairs(plan[c][a]) do
+      local note = {}
+      for _, e in ipairs(list) do
+        local kinds = note[e.kind]
+        if not kinds then
+          kinds = {}
+          note[e.kind] = kinds
+        end
+        if #kinds < 8 then kinds[#kinds + 1] = e.t end
+      end
+      explain[c][a][i] = note
     end
-    if #kinds < 8 then kinds[#kinds + 1] = e.t end
-    for slug, enc in pairs(candidatePostings(e.p)) do
-      if candidates[slug] then
-        local mask = enc % 1024
-        local tf = math.floor(enc / 1024) / 100
-        local s = e.quality * e.idf * tf * (k1 + 1) / (tf + k1)
-        local cur = res[slug]
-        if not cur then
-          res[slug] = {s, mask}
-        else
-          if s > cur[1] then cur[1] = s end
-          cur[2] = bit.bor(cur[2], mask)
+  end
+end
+
+-- rows: {slug, clauses matched, score, mask}
+local rows = {}
+for _, slug in ipairs(candidateList) do
+  local matched, score, mask = 0, 0, 0
+  for c in ipairs(req.clauses) do
+    local s, m = clauseScore(c, slug)
+    if s then
+      matched = matched + 1
+      score = score + s
+      mask = bit.bor(mask, m)
+    end
+  end
+  if matched > 0 then rows[#rows + 1] = {slug, matched, score, mask} end
+end
+
+-- How many listings match at least: every listing with a single-term alternative's term matches its
+-- clause, so without a category the largest such posting list is a lower bound when not all were read.
+local function matchingAtLeast(found)
+  if filter then return found end
+  local n = found
+  for c, clause in ipairs(req.clauses) do
+    for a, alt in ipairs(clause.alts) do
+      if #alt.terms == 1 then
+        for _, e in ipairs(plan[c][a][1]) do
+          if e.p.n > n then n = e.p.n end
         end
       end
     end
   end
-  return res
-end
-
-local function altMatches(termLists, altNotes)
-  local acc = nil
-  for i, list in ipairs(termLists) do
-    altNotes[i] = {}
-    local m = termMatches(list, altNotes[i])
-    if acc == nil then
-      acc = m
-    else
-      local joined = {}
-      for slug, v in pairs(acc) do
-        local w = m[slug]
-        if w then joined[slug] = {v[1] + w[1], bit.bor(v[2], w[2])} end
-      end
-      acc = joined
-    end
-  end
-  return acc or {}
-end
-
-local docs = {}
-for c, clause in ipairs(req.clauses) do
-  local best = {}
-  explain[c] = {}
-  for a, alt in ipairs(clause.alts) do
-    local weight = tonumber(alt.w or 1) / #alt.terms
-    explain[c][a] = {}
-    for slug, v in pairs(altMatches(plan[c][a], explain[c][a])) do
-      local s = v[1] * weight
-      local b = best[slug]
-      if not b then
-        best[slug] = {s, v[2]}
-      else
-        if s > b[1] then b[1] = s end
-        b[2] = bit.bor(b[2], v[2])
-      end
-    end
-  end
-  for slug, v in pairs(best) do
-    local d = docs[slug]
-    if not d then
-      docs[slug] = {1, v[1], v[2]}
-    else
-      d[1] = d[1] + 1
-      d[2] = d[2] + v[1]
-      d[3] = bit.bor(d[3], v[2])
-    end
-  end
+  return n
 end
 
 local tolerance = tonumber(req.tolerance)
-local rows = {}
-for slug, d in pairs(docs) do rows[#rows + 1] = {slug, d[1], d[2], d[3]} end
-if filter then
-  local slugs, kept = {}, {}
-  for k, r in ipairs(rows) do slugs[k] = r[1] end
-  local inCategory = scoresOf(filter, slugs)
-  for k, r in ipairs(rows) do
-    if inCategory[k] then kept[#kept + 1] = r end
-  end
-  rows = kept
-end
 table.sort(rows, function(a, b)
   if a[2] ~= b[2] then return a[2] > b[2] end
   if a[3] ~= b[3] then return a[3] > b[3] end
   return a[1] < b[1]
 end)
-local pops = {}
-local function popularity(slug)
-  local p = pops[slug]
-  if p == nil then
-    p = -(tonumber(redis.call('ZSCORE', browse, slug)) or 0)
-    pops[slug] = p
-  end
-  return p
-end
 local function byPopularity(a, b)
-  local pa, pb = popularity(a[1]), popularity(b[1])
-  if pa ~= pb then return pa > pb end
+  if a[5] ~= b[5] then return a[5] < b[5] end
   if a[3] ~= b[3] then return a[3] > b[3] end
   return a[1] < b[1]
 end
 -- Ties: listings that match as many clauses and score within \`tolerance\` of the best of their group (or
 -- within 5 x tolerance in absolute terms, for words so common they carry no information) are equally
 -- relevant; popularity orders them. Only the groups that reach the first \`limit\` are ordered.
-local top = {}
+local page = {}
 local i = 1
-while i <= #rows and #top < limit do
+while i <= #rows and #page < limit do
   local lead = rows[i]
   local j = i
   local floor = lead[3] - math.max(lead[3] * tolerance, tolerance * 5)
   while j < #rows and rows[j + 1][2] == lead[2] and rows[j + 1][3] >= floor do j = j + 1 end
-  local group = {}
-  for k = i, j do group[#group + 1] = rows[k] end
-  table.sort(group, byPopularity)
+  local group, slugs = {}, {}
+  for k = i, j do
+    group[#group + 1] = rows[k]
+    slugs[#slugs + 1] = rows[k][1]
+  end
+  if #group > 1 then
+    -- the browse set's score is minus the popularity
+    local pops = scoresOf(browse, slugs)
+    for k, r in ipairs(group) do r[5] = tonumber(pops[k]) or 0 end
+    table.sort(group, byPopularity)
+  end
   for _, r in ipairs(group) do
-    if #top < limit then top[#top + 1] = {r[1], string.format('%.3f', r[3]), r[4]} end
+    if #page < limit then page[#page + 1] = {r[1], string.format('%.3f', r[3]), r[4]} end
   end
   i = j + 1
 end
-return emit(#rows, top, cjson.encode(explain))
+-- The fields a result matched, from every term of the query: read what the candidates did not need.
+local pageSlugs = {}
+for k, r in ipairs(page) do pageSlugs[k] = r[1] end
+for c, clause in ipairs(req.clauses) do
+  for a in ipairs(clause.alts) do readAlt(c, a, pageSlugs) end
+end
+for _, r in ipairs(page) do
+  local mask = 0
+  for c in ipairs(req.clauses) do
+    local _, m = clauseScore(c, r[1])
+    mask = bit.bor(mask, m)
+  end
+  r[3] = mask
+end
+return emit(matchingAtLeast(#rows), page, cjson.encode(explain))
 `;

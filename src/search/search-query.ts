@@ -30,6 +30,8 @@ export interface SearchRequest {
   fq: [number, number, number];
   tolerance: number;
   common: number;
+  /** Best postings a common term gives as candidates (see search-query.lua.ts). */
+  top: number;
 }
 
 /**
@@ -40,6 +42,14 @@ export interface SearchRequest {
 export const RANKING = { k1: 4, prefixQuality: 0.75, fuzzyQuality: [1, 0.6, 0.4] as [number, number, number], tolerance: 0.1 };
 /** Terms in more listings than this only score the candidates of rarer terms (see search-query.lua.ts). */
 export const COMMON_TERM_POSTINGS = 500;
+/**
+ * Candidates an alternative whose terms are all common takes from its most selective term: that term's best
+ * postings, several pages' worth of results (a listing ranks by all its terms, so the best of one term
+ * are not always the best overall), within the common threshold.
+ */
+export function bestPostingsRead(limit: number): number {
+  return Math.min(COMMON_TERM_POSTINGS, Math.max(100, limit * 5));
+}
 /** Weight of a synonym relative to the phrase the user typed. */
 const SYNONYM_WEIGHT = 0.9;
 /** Weight of matching a long Chinese word through its character bigrams. */
@@ -188,6 +198,7 @@ export function buildSearchRequest(q: string | null, category: string | null, li
     fq: RANKING.fuzzyQuality,
     tolerance: RANKING.tolerance,
     common: COMMON_TERM_POSTINGS,
+    top: bestPostingsRead(limit),
   };
 }
 
