@@ -38,6 +38,9 @@ interface ReadRow {
 }
 interface GrowthRow {
   listings: number;
+  /** One client: the latency of a query. */
+  single: LoadResult;
+  /** Ten connections: throughput, with queueing in the latency. */
   search: LoadResult;
 }
 
@@ -84,9 +87,10 @@ function machineInfo() {
 async function measureSearch(env: Record<string, string>, listings: number): Promise<GrowthRow> {
   const service = await startService({ ...env, PROJECTOR: 'off', READ_CACHE: 'off' });
   log(`growth: search over ${listings} listings`);
+  const single = await load(service.url, searchPaths(), 1, SECONDS);
   const search = await load(service.url, searchPaths(), 10, SECONDS);
   await stop(service.child);
-  return { listings, search };
+  return { listings, single, search };
 }
 
 async function readSide(serviceUrl: string): Promise<ReadRow[]> {
@@ -170,12 +174,17 @@ function renderReport(machine: ReturnType<typeof machineInfo>, reads: ReadRow[],
     );
   }
   lines.push('');
-  lines.push('### Growth: search at 10 connections as the catalog grows (read cache off: every request runs the query)');
+  lines.push('### Growth: search as the catalog grows (read cache off: every request runs the query)');
   lines.push('');
-  lines.push('| listings | search rps | p50 ms | p99 ms | errors + non-2xx |');
-  lines.push('|---:|---:|---:|---:|---:|');
+  lines.push('One client measures the latency of a query; 10 connections its throughput (their latency includes queueing).');
+  lines.push('');
+  lines.push('| listings | 1 client p50 ms | 1 client p99 ms | 10 conns rps | 10 conns p50 ms | 10 conns p99 ms | errors + non-2xx |');
+  lines.push('|---:|---:|---:|---:|---:|---:|---:|');
   for (const g of growth) {
-    lines.push(`| ${fmt(g.listings)} | ${fmt(g.search.rps)} | ${fmt(g.search.p50, 1)} | ${fmt(g.search.p99, 1)} | ${g.search.errors + g.search.non2xx} |`);
+    const errors = g.single.errors + g.single.non2xx + g.search.errors + g.search.non2xx;
+    lines.push(
+      `| ${fmt(g.listings)} | ${fmt(g.single.p50, 1)} | ${fmt(g.single.p99, 1)} | ${fmt(g.search.rps)} | ${fmt(g.search.p50, 1)} | ${fmt(g.search.p99, 1)} | ${errors} |`,
+    );
   }
   lines.push('');
   lines.push('### Targets');
@@ -193,7 +202,7 @@ function renderReport(machine: ReturnType<typeof machineInfo>, reads: ReadRow[],
     if (r.ours.rps < 3 * r.peer.rps) check(false, `${r.scenario} at ${r.connections} connection(s) >= 3 x json-server (${ratio(r.ours.rps, r.peer.rps)})`);
   }
   if (reads.every((r) => r.ours.rps >= 3 * r.peer.rps)) check(true, 'every read endpoint >= 3 x json-server at every concurrency');
-  const errors = reads.reduce((n, r) => n + r.ours.errors + r.ours.non2xx, 0) + growth.reduce((n, g) => n + g.search.errors + g.search.non2xx, 0);
+  const errors = reads.reduce((n, r) => n + r.ours.errors + r.ours.non2xx, 0) + growth.reduce((n, g) => n + g.single.errors + g.single.non2xx + g.search.errors + g.search.non2xx, 0);
   check(errors === 0, `no errors and no non-2xx responses under load (${errors})`);
   const big = writes.find((w) => w.listings >= 100_000);
   if (big) {
@@ -201,7 +210,12 @@ function renderReport(machine: ReturnType<typeof machineInfo>, reads: ReadRow[],
     check(big.rebuildMs < 60_000, `100,000 listings: rebuild < 60 s (${fmt(big.rebuildMs / 1000, 1)} s)`);
   }
   const bigGrowth = growth.find((g) => g.listings >= 100_000);
-  if (bigGrowth) check(bigGrowth.search.p50 < 10, `100,000 listings: search p50 < 10 ms (${fmt(bigGrowth.search.p50, 1)} ms)`);
+  if (bigGrowth) {
+    check(
+      bigGrowth.single.p50 < 10,
+      `100,000 listings: search p50 < 10 ms, one client (${fmt(bigGrowth.single.p50, 1)} ms; at 10 connections ${fmt(bigGrowth.search.p50, 1)} ms)`,
+    );
+  }
   return lines.join('\n');
 }
 
