@@ -8,8 +8,8 @@ import { LISTING_AGGREGATE } from '../src/listings/listing.aggregate';
 import { LISTING_REVISED, LISTING_WITHDRAWN } from '../src/listings/events/listing-events';
 import type { ListingDocument } from '../src/listings/listing.document';
 import { ProjectionRunner } from '../src/projections/projection-runner.service';
+import { ReadModelReader } from '../src/projections/read-model.reader';
 import { buildSearchRequest, COMMON_TERM_POSTINGS } from '../src/search/search-query';
-import { SEARCH_QUERY_LUA } from '../src/search/search-query.lua';
 import { getJson, REDIS_URL, RunningService, startService } from './support/harness';
 import { dumpGeneration } from './support/read-model-dump';
 
@@ -84,16 +84,16 @@ it('edits applied batch by batch to common terms leave the same index and result
   expect(await search(`api ${catalog[70].name}`)).toEqual(rareAndCommon);
 }, 120_000);
 
-/** Runs the query script with its thresholds set: `partial` reads common terms in part, `exhaustive` reads every posting. */
+/** Runs a search with the script's thresholds set: `partial` reads common terms in part, `exhaustive` reads every posting. */
 async function runScript(q: string, category: string | null, thresholds: { common: number; top: number }) {
-  const request = { ...buildSearchRequest(q, category, 10), ...thresholds };
-  const reply = (await redis.eval(SEARCH_QUERY_LUA, 1, await tag(), JSON.stringify(request))) as Array<string | number>;
-  const results: Array<{ slug: string; score: number; mask: number; popularity: number }> = [];
-  for (let i = 2; i < reply.length; i += 4) {
-    const { popularity } = JSON.parse(String(reply[i + 3])) as { popularity: number };
-    results.push({ slug: String(reply[i]), score: Number(reply[i + 1]), mask: Number(reply[i + 2]), popularity });
-  }
-  return { total: Number(reply[0]), results };
+  const { total, hits } = await service.app.get(ReadModelReader).search({ ...buildSearchRequest(q, category, 10), ...thresholds });
+  const results = hits.map(({ slug, score, mask, summary }) => ({
+    slug,
+    score: Number(score),
+    mask,
+    popularity: (JSON.parse(summary) as { popularity: number }).popularity,
+  }));
+  return { total, results };
 }
 
 it('a query over terms read in part finds listings that have all its words, the most popular of equals, and their full field masks', async () => {
