@@ -1,3 +1,5 @@
+import { availableParallelism } from 'node:os';
+
 /** Settings read once from the environment; every part of the service gets them through DI. */
 export class AppConfig {
   readonly port: number;
@@ -13,6 +15,8 @@ export class AppConfig {
   readonly projectorLeaseMs: number;
   /** When the projector is this many events behind, it builds a new generation instead of replaying. */
   readonly projectorRebuildLag: number;
+  /** Worker threads that parse, index and render listings during a rebuild (0: all in this thread). */
+  readonly projectorWorkers: number;
   readonly fixturesDir: string;
   readonly publicBaseUrl: string | null;
   readonly logLevel: string;
@@ -38,6 +42,7 @@ export class AppConfig {
     this.projectorBatchSize = intFrom(env.PROJECTOR_BATCH_SIZE, 500);
     this.projectorLeaseMs = intFrom(env.PROJECTOR_LEASE_MS, 10_000);
     this.projectorRebuildLag = intFrom(env.PROJECTOR_REBUILD_LAG, 5_000);
+    this.projectorWorkers = intFrom(env.PROJECTOR_WORKERS, Math.min(4, availableParallelism()));
     this.fixturesDir = env.FIXTURES_DIR ?? 'fixtures';
     this.publicBaseUrl = env.PUBLIC_BASE_URL ?? null;
     this.logLevel = env.LOG_LEVEL ?? 'info';

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { RedisConnection } from '../redis/redis-connection';
-import { ConcurrencyConflictError, EventEnvelope, NewEvent, StoredEvent } from './event-envelope';
+import { ConcurrencyConflictError, EventEnvelope, NewEvent, RawEvent, StoredEvent } from './event-envelope';
 
 export const EVENT_SCHEMA_VERSION = 1;
 
@@ -72,9 +72,10 @@ export class EventStore {
 
   /**
    * The newest event at or before `upTo` of every aggregate, in chunks (sorted by position within a chunk),
-   * for rebuilds. Reads one event per aggregate instead of the whole log.
+   * for rebuilds. Reads one event per aggregate instead of the whole log. The events are not parsed: a
+   * rebuild parses them on its build threads.
    */
-  async *latestEvents(upTo: string, chunkSize = 1000): AsyncGenerator<StoredEvent[]> {
+  async *latestEvents(upTo: string, chunkSize = 1000): AsyncGenerator<RawEvent[]> {
     const streams = Object.keys(await this.redis.client.hgetall(this.redis.keys.versions));
     const keys = this.redis.keys;
     const read = (from: number) =>
@@ -86,7 +87,7 @@ export class EventStore {
       next = i + chunkSize < streams.length ? read(i + chunkSize) : null;
       const events = replies
         .filter((reply) => reply.length === 2)
-        .map(([position, json]) => ({ ...(JSON.parse(json) as EventEnvelope), position }))
+        .map(([position, json]) => ({ position, json }))
         .sort((a, b) => comparePositions(a.position, b.position));
       if (events.length > 0) yield events;
     }

@@ -1,6 +1,6 @@
 import type { CategoryCatalog } from '../catalog/category-catalog';
 import { PublishedData } from '../event-store/document-aggregate';
-import type { StoredEvent } from '../event-store/event-envelope';
+import type { RawEvent, StoredEvent } from '../event-store/event-envelope';
 import { ErrorEntryDocument, errorEntryId } from '../error-reference/error-entry.document';
 import { ERROR_ENTRY_PUBLISHED, ERROR_ENTRY_REVISED, ERROR_ENTRY_WITHDRAWN } from '../error-reference/events/error-entry-events';
 import type { ListingDocument } from '../listings/listing.document';
@@ -11,13 +11,17 @@ import { listingPostings, SearchIndexWriter } from '../search/search-index.write
 import { TOKENIZER_VERSION } from '../search/tokenizer';
 import { CatalogState, cardOf } from './catalog-state';
 import { renderCategories } from './projectors/categories.projector';
-import { WriteBatch } from './write-batch';
+import { encodedWrites, WriteBatch } from './write-batch';
+import type { BuildPool } from './build/build-pool';
+import { EncodedCommands, queueEncoded } from '../redis/resp-writer';
 import { renderErrorEntry } from './projectors/error-reference.projector';
 import { relatedListings, renderListing } from './projectors/tool-detail.projector';
 
 /** Bump when what the projectors write changes shape: generations built by another version are rebuilt. */
 export const READ_MODEL_VERSION = `1.${TOKENIZER_VERSION}`;
 export const START_POSITION = '0-0';
+/** Pipelines a build keeps in flight. */
+const MAX_BUILD_PIPELINES = 2;
 
 /** What a batch of events leaves behind, per aggregate: the final document, or null when withdrawn. */
 interface BatchChanges {
@@ -192,63 +196,93 @@ export class GenerationProjector {
     }
   }
 
-  /** The pipeline sent by buildChunk or renderDeferred and not yet confirmed (at most one). */
-  private inFlight: Promise<unknown> = Promise.resolve();
+  /** Pipelines sent by a build and not yet confirmed (at most MAX_BUILD_PIPELINES). */
+  private inFlight: Array<Promise<unknown>> = [];
+  /** Chunks handed to the build pool whose results are not written yet. */
+  private building: Array<Promise<void>> = [];
 
   /**
    * Rebuild only: applies the newest event of each aggregate of a chunk to a generation that nobody reads
-   * or writes yet. Nothing is there to replace, so nothing is read first; rendering is deferred; the
-   * writes are sent without waiting for them, so Redis works on one chunk while this process prepares
-   * the next (at most one in flight).
+   * or writes yet. Nothing is there to replace, so nothing is read first. The pool's builders parse,
+   * tokenise and encode the chunk's listings on their threads while this one goes on reading the log;
+   * this thread keeps the working memory (cards, error entries) and sends the writes. Rendering is
+   * deferred to renderDeferred.
    */
-  async buildChunk(events: StoredEvent[]): Promise<void> {
-    const changes = foldBatch(events);
-    const writes = new WriteBatch((term) => this.keys.term(term));
-    const dirty = this.applyListingChanges(writes, changes.listings, new Map());
-    this.applyErrorChanges(writes, changes.errors, dirty);
-    for (const marker of dirty) this.deferred.add(marker);
-    await this.send(writes);
+  async buildChunk(events: RawEvent[], pool: BuildPool): Promise<void> {
+    // Enough chunks in hand to keep every builder busy, and no more (memory).
+    while (this.building.length >= pool.size * 2) await this.building.shift();
+    const task = pool.indexEvents(events).then(async (chunk) => {
+      for (const card of chunk.cards) {
+        this.state.setCard(card);
+        this.deferred.add(card.slug);
+      }
+      for (const slug of chunk.withdrawn) this.state.forget(slug);
+      await this.send(chunk.writes);
+      if (chunk.others.length > 0) {
+        const changes = foldBatch(chunk.others);
+        const writes = new WriteBatch((term) => this.keys.term(term));
+        const dirty = new Set<string>();
+        this.applyErrorChanges(writes, changes.errors, dirty);
+        for (const marker of dirty) this.deferred.add(marker);
+        await this.send(encodedWrites(writes));
+      }
+    });
+    task.catch(() => undefined);
+    this.building.push(task);
   }
 
   /**
    * Nobody reads a generation being built and a failed build is discarded whole, so the build's writes go
-   * as a plain pipeline, not a transaction: Redis neither queues the commands nor answers QUEUED for each.
+   * as plain pipelines, not transactions: Redis neither queues the commands nor answers QUEUED for each.
+   * Two pipelines may be in flight, so that Redis has the next one when it finishes the first.
    */
-  private async send(writes: WriteBatch): Promise<void> {
-    await this.inFlight;
-    const tx = this.client.pipeline();
-    writes.applyTo(tx);
-    this.inFlight = tx.exec().then((result) => {
+  private async send(writes: EncodedCommands): Promise<void> {
+    while (this.inFlight.length >= MAX_BUILD_PIPELINES) await this.inFlight.shift();
+    const pipeline = this.client.pipeline();
+    queueEncoded(pipeline, writes);
+    const sent = pipeline.exec().then((result) => {
       const failed = result?.find(([error]) => error);
       if (failed) throw failed[0];
     });
-    this.inFlight.catch(() => undefined);
+    sent.catch(() => undefined);
+    this.inFlight.push(sent);
   }
 
-  /** Renders what deferred batches left, in chunks, and the categories, then sets the checkpoint. */
-  async renderDeferred(checkpoint: string, appliedEvents: number, chunkSize = 1000): Promise<void> {
+  /**
+   * After a failed build: waits until nothing of it is in flight any more (failures ignored), so that
+   * no write lands after its generation is discarded.
+   */
+  async settle(): Promise<void> {
+    while (this.building.length > 0 || this.inFlight.length > 0) {
+      await Promise.allSettled([...this.building.splice(0), ...this.inFlight.splice(0)]);
+    }
+  }
+
+  /** Waits for every chunk handed to the pool and every pipeline sent; throws the first failure. */
+  private async drain(): Promise<void> {
+    while (this.building.length > 0) await this.building.shift();
+    while (this.inFlight.length > 0) await this.inFlight.shift();
+  }
+
+  /**
+   * Renders what the build deferred, on the builders that indexed each listing, then the error entries
+   * and the categories, then sets the checkpoint.
+   */
+  async renderDeferred(checkpoint: string, appliedEvents: number, pool: BuildPool, chunkSize = 500): Promise<void> {
+    await this.drain();
     const pending = [...this.deferred];
     this.deferred.clear();
     const slugs = pending.filter((marker) => !marker.startsWith('error:') && this.state.cards.has(marker));
-    const chunks: string[][] = [];
-    for (let i = 0; i < slugs.length; i += chunkSize) chunks.push(slugs.slice(i, i + chunkSize));
-    const fetchDocuments = async (chunk: string[]) => {
-      const json = await this.client.hmget(this.keys.sources, ...chunk);
-      return new Map(chunk.map((slug, i) => [slug, JSON.parse(json[i]!) as ListingDocument]));
-    };
-    // While one chunk is rendered, the next one's documents are on their way.
-    let next = chunks.length > 0 ? fetchDocuments(chunks[0]) : null;
-    for (let i = 0; i < chunks.length; i++) {
-      const documents = await next!;
-      next = i + 1 < chunks.length ? fetchDocuments(chunks[i + 1]) : null;
-      const writes = new WriteBatch((term) => this.keys.term(term));
-      await this.renderDirty(writes, new Set(chunks[i]), documents);
-      await this.send(writes);
+    await pool.setCatalog([...this.state.cards.values()], this.state.errors);
+    for (const rendering of pool.render(slugs, chunkSize)) {
+      const chunk = await rendering;
+      for (const [slug, uses, filledFrom] of chunk.dependencies) this.state.setDependencies(slug, uses, filledFrom);
+      await this.send(chunk.writes);
     }
     const errors = new WriteBatch((term) => this.keys.term(term));
     await this.renderDirty(errors, new Set(pending.filter((marker) => marker.startsWith('error:'))), new Map());
-    await this.send(errors);
-    await this.inFlight;
+    await this.send(encodedWrites(errors));
+    await this.drain();
     await this.client.mset(
       this.keys.categoriesBody,
       renderCategories(this.state, this.categories),

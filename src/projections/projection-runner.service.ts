@@ -4,6 +4,7 @@ import { AppConfig } from '../config/app-config';
 import { comparePositions, EventStore } from '../event-store/event-store.service';
 import { RedisClient, RedisConnection } from '../redis/redis-connection';
 import { GenerationProjector, READ_MODEL_VERSION, START_POSITION } from './generation-projector';
+import { BuildPool } from './build/build-pool';
 import { Generations } from './generations';
 import { ProjectorLease } from './projector-lease';
 import { ReadModelReader } from './read-model.reader';
@@ -138,13 +139,15 @@ export class ProjectionRunner implements OnApplicationShutdown {
     const projector = new GenerationProjector(this.txClient(), generation, this.redis.keys.generation(generation), this.categories);
     await projector.initialise();
     let applied = 0;
+    const pool = BuildPool.start({ keysTag: projector.keys.tag, categories: this.categories.all }, this.config.projectorWorkers);
     try {
       for await (const events of this.store.latestEvents(upTo)) {
-        await projector.buildChunk(events);
+        await projector.buildChunk(events, pool);
         applied += events.length;
         onProgress?.(applied, total);
       }
-      await projector.renderDeferred(upTo, total);
+      await projector.renderDeferred(upTo, total, pool);
+      await pool.close();
       let checkpoint = upTo;
       for (;;) {
         const events = await this.store.readAll(checkpoint, this.config.projectorBatchSize);
@@ -156,6 +159,8 @@ export class ProjectionRunner implements OnApplicationShutdown {
       }
       onProgress?.(total, total);
     } catch (error) {
+      await pool.close();
+      await projector.settle();
       await this.generations.discard(generation);
       throw error;
     }

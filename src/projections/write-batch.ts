@@ -1,4 +1,5 @@
 import type { ChainableCommander } from 'ioredis';
+import { EncodedCommands, queueEncoded, RespWriter } from '../redis/resp-writer';
 
 /** Largest number of members or fields sent in one command. */
 const CHUNK = 1000;
@@ -50,16 +51,38 @@ export class WriteBatch {
     this.sets.set(key, value);
   }
 
-  /** Appends the grouped commands to a transaction. */
+  /** Appends the grouped commands to a pipeline or transaction. */
   applyTo(tx: ChainableCommander): void {
-    for (const [term, members] of this.termRems) for (const part of chunks(members, CHUNK)) tx.zrem(this.termKey(term), ...part);
-    for (const [key, members] of this.zrems) for (const part of chunks(members, CHUNK)) tx.zrem(key, ...part);
-    for (const [key, fields] of this.hdels) for (const part of chunks(fields, CHUNK)) tx.hdel(key, ...part);
-    for (const [term, pairs] of this.termAdds) for (const part of chunks(pairs, CHUNK * 2)) tx.zadd(this.termKey(term), ...part);
-    for (const [key, pairs] of this.zadds) for (const part of chunks(pairs, CHUNK * 2)) tx.zadd(key, ...part);
-    for (const [key, pairs] of this.hsets) for (const part of chunks(pairs, CHUNK * 2)) tx.hset(key, ...part);
-    for (const [key, members] of this.sadds) for (const part of chunks(members, CHUNK)) tx.sadd(key, ...part);
-    for (const [key, value] of this.sets) tx.set(key, value);
+    queueEncoded(tx, encodedWrites(this));
+  }
+
+  /** The grouped commands, encoded (deletions first). */
+  encode(writer = new RespWriter()): RespWriter {
+    for (const [term, members] of this.termRems) encodeGroups(writer, 'zrem', this.termKey(term), members, CHUNK);
+    for (const [key, members] of this.zrems) encodeGroups(writer, 'zrem', key, members, CHUNK);
+    for (const [key, fields] of this.hdels) encodeGroups(writer, 'hdel', key, fields, CHUNK);
+    for (const [term, pairs] of this.termAdds) encodeGroups(writer, 'zadd', this.termKey(term), pairs, CHUNK * 2);
+    for (const [key, pairs] of this.zadds) encodeGroups(writer, 'zadd', key, pairs, CHUNK * 2);
+    for (const [key, pairs] of this.hsets) encodeGroups(writer, 'hset', key, pairs, CHUNK * 2);
+    for (const [key, members] of this.sadds) encodeGroups(writer, 'sadd', key, members, CHUNK);
+    for (const [key, value] of this.sets) {
+      writer.begin('set', key, 2).string(value).end();
+    }
+    return writer;
+  }
+}
+
+/** One command per `size` arguments: `name key arg...`. */
+function encodeGroups(writer: RespWriter, name: string, key: string, args: Array<string | number>, size: number): void {
+  for (let start = 0; start < args.length; start += size) {
+    const end = Math.min(args.length, start + size);
+    writer.begin(name, key, 1 + end - start);
+    for (let i = start; i < end; i++) {
+      const arg = args[i];
+      if (typeof arg === 'string') writer.string(arg);
+      else writer.number(arg);
+    }
+    writer.end();
   }
 }
 
@@ -69,9 +92,8 @@ function listOf<T>(map: Map<string, T[]>, key: string): T[] {
   return list;
 }
 
-function chunks<T>(items: T[], size: number): T[][] {
-  if (items.length <= size) return [items];
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
+/** A batch's commands, encoded, for this thread (a view of the encoder's memory, not a copy). */
+export function encodedWrites(batch: WriteBatch): EncodedCommands {
+  const writer = batch.encode();
+  return { bytes: writer.bytes(), ends: writer.ends, names: writer.names, keys: writer.keys };
 }

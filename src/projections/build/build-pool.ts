@@ -1,0 +1,142 @@
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { ErrorEntryDocument } from '../../error-reference/error-entry.document';
+import type { ListingCard } from '../catalog-state';
+import type { RawEvent } from '../../event-store/event-envelope';
+import { BuilderSettings, IndexedChunk, ListingBuilder, RenderedChunk } from './listing-builder';
+
+/** One share of the listings: a worker thread, or the builder itself when the pool has no threads. */
+interface Share {
+  call<T>(method: keyof ListingBuilder, args: unknown[]): Promise<T>;
+  /** Tasks sent and not answered yet. */
+  pending: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Builders of a generation (see ListingBuilder) on worker threads, so that tokenising, rendering and
+ * encoding use every core while the projector's thread talks to Redis. Each listing is indexed by one
+ * worker, which keeps it and later renders it. With no threads (`size` 0) the same builder runs in this
+ * thread.
+ */
+export class BuildPool {
+  /** slug -> the share that indexed it (and so renders it). */
+  private readonly owners = new Map<string, number>();
+
+  private constructor(private readonly shares: Share[]) {}
+
+  static start(settings: BuilderSettings, threads: number): BuildPool {
+    if (threads <= 0) return new BuildPool([inThreadShare(new ListingBuilder(settings))]);
+    return new BuildPool(Array.from({ length: threads }, () => workerShare(settings)));
+  }
+
+  get size(): number {
+    return this.shares.length;
+  }
+
+  /** Tasks sent to the builders and not answered yet. */
+  get pending(): number {
+    return this.shares.reduce((sum, share) => sum + share.pending, 0);
+  }
+
+  /** Indexes a chunk on the least busy builder. */
+  async indexEvents(events: RawEvent[]): Promise<IndexedChunk> {
+    let chosen = 0;
+    for (let i = 1; i < this.shares.length; i++) if (this.shares[i].pending < this.shares[chosen].pending) chosen = i;
+    const chunk = await this.shares[chosen].call<IndexedChunk>('indexEvents', [events]);
+    for (const card of chunk.cards) this.owners.set(card.slug, chosen);
+    for (const slug of chunk.withdrawn) this.owners.delete(slug);
+    return chunk;
+  }
+
+  /** Gives every builder the whole catalog, for rendering. */
+  async setCatalog(cards: ListingCard[], errors: Map<string, ErrorEntryDocument>): Promise<void> {
+    await Promise.all(this.shares.map((share) => share.call('setCatalog', [cards, [...errors.values()], [...errors.keys()]])));
+  }
+
+  /** Renders listings in chunks of `chunkSize`, each on the builder that indexed it; one promise per chunk. */
+  render(slugs: string[], chunkSize: number): Array<Promise<RenderedChunk>> {
+    const byShare = this.shares.map(() => [] as string[]);
+    for (const slug of slugs) {
+      const owner = this.owners.get(slug);
+      if (owner === undefined) throw new Error(`listing ${slug} was not indexed in this build`);
+      byShare[owner].push(slug);
+    }
+    const chunks: Array<Promise<RenderedChunk>> = [];
+    // Interleaved, so that the builders finish together.
+    for (let start = 0; byShare.some((mine) => start < mine.length); start += chunkSize) {
+      byShare.forEach((mine, i) => {
+        if (start < mine.length) chunks.push(this.shares[i].call<RenderedChunk>('render', [mine.slice(start, start + chunkSize)]));
+      });
+    }
+    // The caller takes them in order and may stop at a failure: the others must not go unhandled.
+    for (const chunk of chunks) chunk.catch(() => undefined);
+    return chunks;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.shares.map((share) => share.close()));
+  }
+}
+
+function inThreadShare(builder: ListingBuilder): Share {
+  return {
+    pending: 0,
+    call<T>(method: keyof ListingBuilder, args: unknown[]): Promise<T> {
+      return Promise.resolve((builder[method] as (...a: unknown[]) => T)(...args));
+    },
+    close: () => Promise.resolve(),
+  };
+}
+
+function workerShare(settings: BuilderSettings): Share {
+  const worker = new Worker(workerScript(), { workerData: settings });
+  const waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
+  let nextId = 0;
+  let failure: Error | null = null;
+  const failAll = (error: Error) => {
+    failure ??= error;
+    for (const { reject } of waiting.values()) reject(error);
+    waiting.clear();
+  };
+  worker.on('message', ({ id, result, error }: { id: number; result?: unknown; error?: string }) => {
+    const task = waiting.get(id);
+    if (!task) return;
+    waiting.delete(id);
+    share.pending--;
+    if (error !== undefined) task.reject(new Error(`build worker: ${error}`));
+    else task.resolve(result);
+  });
+  worker.on('error', (error) => failAll(error));
+  worker.on('exit', (code) => failAll(new Error(`build worker exited with code ${code}`)));
+  const share: Share = {
+    pending: 0,
+    call<T>(method: keyof ListingBuilder, args: unknown[]): Promise<T> {
+      if (failure) return Promise.reject(failure);
+      const id = nextId++;
+      share.pending++;
+      return new Promise<T>((resolve, reject) => {
+        waiting.set(id, { resolve: resolve as (value: unknown) => void, reject });
+        worker.postMessage({ id, method, args });
+      });
+    },
+    async close() {
+      failure ??= new Error('build pool closed');
+      await worker.terminate();
+    },
+  };
+  return share;
+}
+
+/**
+ * The worker's compiled script. Run from TypeScript sources (the test runner), this is the build's copy
+ * under dist/, which `npm test` compiles first.
+ */
+function workerScript(): string {
+  const beside = join(__dirname, 'build-worker.js');
+  if (existsSync(beside)) return beside;
+  const compiled = resolve(__dirname, '../../../dist/src/projections/build/build-worker.js');
+  if (existsSync(compiled)) return compiled;
+  throw new Error(`build worker script not found (${beside}); run npm run build`);
+}

@@ -1,0 +1,173 @@
+import { Command } from 'ioredis';
+import type { ChainableCommander } from 'ioredis';
+
+const CRLF = 0x0a0d; // "\r\n" read as a little-endian uint16
+
+/**
+ * Encodes Redis commands straight into one growing buffer, in the protocol Redis reads (RESP).
+ *
+ * Why: a bulk write (a rebuild writes about 180 index postings per listing) sends millions of small
+ * arguments. ioredis builds each command as a string, one concatenation per argument, then encodes the
+ * pipeline's giant string to UTF-8 again; in a profile of a rebuild that was a fifth of the process.
+ * Encoding once into bytes costs a fraction, and can be done on a worker thread (the bytes are
+ * transferable). This is the technique Redis documents for mass insertion.
+ */
+export class RespWriter {
+  private buffer: Buffer;
+  private length = 0;
+  /** Where each command ends, and its name and the key Redis Cluster routes it by. */
+  readonly ends: number[] = [];
+  readonly names: string[] = [];
+  readonly keys: string[] = [];
+
+  constructor(initialBytes = 1 << 16) {
+    this.buffer = Buffer.allocUnsafe(initialBytes);
+  }
+
+  /** Starts a command of `argumentCount` arguments after its name; the first argument must be its key. */
+  begin(name: string, key: string, argumentCount: number): this {
+    this.reserve(32 + name.length);
+    this.buffer[this.length++] = 0x2a; // '*'
+    this.writeInteger(argumentCount + 1);
+    this.names.push(name);
+    this.keys.push(key);
+    return this.string(name).string(key);
+  }
+
+  /** Marks the end of the command begun last. */
+  end(): void {
+    this.ends.push(this.length);
+  }
+
+  string(value: string): this {
+    // A UTF-8 byte is at most 3 per UTF-16 code unit.
+    this.reserve(value.length * 3 + 24);
+    const buffer = this.buffer;
+    // The text is written first, after room for its length as if it were as many bytes as characters
+    // (the usual case); when UTF-8 made it longer by a digit or more, it is moved along.
+    const start = this.length;
+    const guess = digits(value.length);
+    const at = start + 1 + guess + 2;
+    const bytes = buffer.write(value, at, 'utf8');
+    const width = digits(bytes);
+    if (width !== guess) buffer.copyWithin(at + width - guess, at, at + bytes);
+    buffer[start] = 0x24; // '$'
+    this.length = start + 1;
+    this.writeInteger(bytes);
+    this.length += bytes;
+    buffer.writeUInt16LE(CRLF, this.length);
+    this.length += 2;
+    return this;
+  }
+
+  /** An integer argument (written digit by digit: no string is made). */
+  integer(value: number): this {
+    if (!Number.isSafeInteger(value)) return this.string(String(value));
+    this.reserve(24);
+    const buffer = this.buffer;
+    const negative = value < 0;
+    const magnitude = negative ? -value : value;
+    const width = digits(magnitude) + (negative ? 1 : 0);
+    buffer[this.length++] = 0x24; // '$'
+    this.writeInteger(width);
+    if (negative) buffer[this.length] = 0x2d; // '-'
+    let rest = magnitude;
+    for (let i = this.length + width - 1; i >= this.length + (negative ? 1 : 0); i--) {
+      buffer[i] = 0x30 + (rest % 10);
+      rest = Math.floor(rest / 10);
+    }
+    this.length += width;
+    buffer.writeUInt16LE(CRLF, this.length);
+    this.length += 2;
+    return this;
+  }
+
+  number(value: number): this {
+    return Number.isInteger(value) ? this.integer(value) : this.string(String(value));
+  }
+
+  get commandCount(): number {
+    return this.ends.length;
+  }
+
+  get byteLength(): number {
+    return this.length;
+  }
+
+  /** The encoded commands (a view of the writer's memory: copy it to keep it past the next write). */
+  bytes(): Buffer {
+    return this.buffer.subarray(0, this.length);
+  }
+
+  /** Writes a non-negative integer and CRLF. */
+  private writeInteger(value: number): void {
+    const buffer = this.buffer;
+    const width = digits(value);
+    let rest = value;
+    for (let i = this.length + width - 1; i >= this.length; i--) {
+      buffer[i] = 0x30 + (rest % 10);
+      rest = Math.floor(rest / 10);
+    }
+    this.length += width;
+    buffer.writeUInt16LE(CRLF, this.length);
+    this.length += 2;
+  }
+
+  private reserve(bytes: number): void {
+    if (this.length + bytes <= this.buffer.length) return;
+    let size = this.buffer.length * 2;
+    while (size < this.length + bytes) size *= 2;
+    const grown = Buffer.allocUnsafe(size);
+    this.buffer.copy(grown, 0, 0, this.length);
+    this.buffer = grown;
+  }
+}
+
+/** Commands encoded by a RespWriter, in a form that can cross to another thread. */
+export interface EncodedCommands {
+  bytes: Uint8Array;
+  ends: number[];
+  names: string[];
+  keys: string[];
+}
+
+export function encodedCommands(writer: RespWriter): EncodedCommands {
+  return { bytes: Uint8Array.prototype.slice.call(writer.bytes()), ends: writer.ends, names: writer.names, keys: writer.keys };
+}
+
+/**
+ * An ioredis command whose bytes are already encoded. It keeps ioredis's part of the work: one reply per
+ * command, errors, transactions, and the routing of Redis Cluster (by its name and key); only the
+ * encoding is done beforehand.
+ */
+class EncodedCommand extends Command {
+  constructor(
+    name: string,
+    key: string,
+    private readonly encoded: Buffer,
+  ) {
+    super(name, [key]);
+  }
+
+  override toWritable(): Buffer {
+    return this.encoded;
+  }
+}
+
+/** Queues encoded commands on a pipeline or transaction. */
+export function queueEncoded(pipeline: ChainableCommander, commands: EncodedCommands): void {
+  const all = Buffer.from(commands.bytes.buffer, commands.bytes.byteOffset, commands.bytes.byteLength);
+  const sender = pipeline as unknown as { sendCommand(command: Command): unknown };
+  let start = 0;
+  for (let i = 0; i < commands.ends.length; i++) {
+    const end = commands.ends[i];
+    sender.sendCommand(new EncodedCommand(commands.names[i], commands.keys[i], all.subarray(start, end)));
+    start = end;
+  }
+}
+
+function digits(value: number): number {
+  let width = 1;
+  for (let rest = value; rest >= 10; rest = Math.floor(rest / 10)) width++;
+  return width;
+}

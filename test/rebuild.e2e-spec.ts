@@ -1,0 +1,85 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { generateCatalog, writeCatalog } from '../bench/lib/synthetic-catalog';
+import { CategoryCatalog } from '../src/catalog/category-catalog';
+import { EventStore } from '../src/event-store/event-store.service';
+import { Generations } from '../src/projections/generations';
+import { ProjectionRunner } from '../src/projections/projection-runner.service';
+import { ReadModelReader } from '../src/projections/read-model.reader';
+import { RedisConnection } from '../src/redis/redis-connection';
+import { REDIS_URL, RunningService, startService } from './support/harness';
+import { dumpGeneration } from './support/read-model-dump';
+
+/**
+ * A rebuild parses, indexes and renders listings on worker threads (PROJECTOR_WORKERS): whatever the
+ * number of threads, and on none, it must write the very same generation, dictionary included; and a build
+ * that fails must leave the live generation alone and its own keys gone.
+ */
+let service: RunningService;
+let store: EventStore;
+const redis = new Redis(REDIS_URL);
+const folder = mkdtempSync(join(tmpdir(), 'rebuild-'));
+
+beforeAll(async () => {
+  service = await startService('rebuild', { PROJECTOR_WORKERS: '3' });
+  store = service.app.get(EventStore);
+  writeCatalog(generateCatalog(200), folder);
+  const report = await service.ingest(['fixtures', folder]);
+  expect(report.problems).toEqual([]);
+  expect(await service.app.get(ProjectionRunner).waitUntilProjected(await store.lastPosition(), 60_000)).toBe(true);
+}, 120_000);
+
+afterAll(async () => {
+  await service.close();
+  await redis.quit();
+  rmSync(folder, { recursive: true, force: true });
+});
+
+/** A runner like the service's, with another number of build threads. */
+function runnerWith(workers: number): ProjectionRunner {
+  const app = service.app;
+  return new ProjectionRunner(
+    app.get(RedisConnection),
+    store,
+    service.config.with({ projectorWorkers: workers }),
+    app.get(CategoryCatalog),
+    app.get(ReadModelReader),
+  );
+}
+
+const current = async () => Number(await redis.get(`{${service.namespace}:rm}:current`));
+const dump = async (generation: number) => {
+  const all = await dumpGeneration(redis, service.namespace, generation, true);
+  expect(Object.keys(all).length).toBeGreaterThan(1000);
+  return all;
+};
+
+it('writes the same generation on 3 worker threads, on 1 and on none', async () => {
+  const live = await dump(await current());
+  for (const workers of [3, 1, 0]) {
+    const report = await runnerWith(workers).rebuild();
+    expect(report.generation).toBe(await current());
+    expect(await dump(report.generation)).toEqual(live);
+  }
+}, 120_000);
+
+it('a build that fails is discarded: the live generation stays and the failed one is deleted', async () => {
+  const live = await current();
+  const before = await dump(live);
+  // An event no version of the projector knows stops the build (the stream is the truth: it is not skipped).
+  await store.append('listing', 'from-the-future', 0, [{ type: 'ListingTeleported', data: {} }], 'test');
+  const runner = runnerWith(2);
+  await expect(runner.rebuild()).rejects.toThrow(/unknown type 'ListingTeleported'/);
+  expect(await current()).toBe(live);
+  expect(await dump(live)).toEqual(before);
+  // Discarded: due for deletion now; once deleted, nothing of the failed build (a pipeline still in
+  // flight, a builder still working) writes there again.
+  const failed = Number(await redis.get(`{${service.namespace}:rm}:seq`));
+  expect(failed).toBeGreaterThan(live);
+  expect(await redis.keys(`{${service.namespace}:g${failed}}:*`)).not.toEqual([]);
+  await new Generations(redis, service.app.get(RedisConnection).keys).deleteRetired();
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  expect(await redis.keys(`{${service.namespace}:g${failed}}:*`)).toEqual([]);
+}, 120_000);
