@@ -15,7 +15,7 @@ export class AppConfig {
   readonly projectorLeaseMs: number;
   /** When the projector is this many events behind, it builds a new generation instead of replaying. */
   readonly projectorRebuildLag: number;
-  /** Worker threads that parse, index and render listings during a rebuild (0: all in this thread). */
+  /** Worker threads that parse, index and render listings during a rebuild (0: all in this thread); default one per core, at most 4 (measured: two on two cores beat one, though they share the cores with Redis). */
   readonly projectorWorkers: number;
   readonly fixturesDir: string;
   readonly publicBaseUrl: string | null;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { RedisConnection } from '../redis/redis-connection';
-import { ConcurrencyConflictError, EventEnvelope, NewEvent, RawEvent, StoredEvent } from './event-envelope';
+import { ConcurrencyConflictError, EventEnvelope, NewEvent, StoredEvent } from './event-envelope';
 
 export const EVENT_SCHEMA_VERSION = 1;
 
@@ -70,27 +70,9 @@ export class EventStore {
     return events;
   }
 
-  /**
-   * The newest event at or before `upTo` of every aggregate, in chunks (sorted by position within a chunk),
-   * for rebuilds. Reads one event per aggregate instead of the whole log. The events are not parsed: a
-   * rebuild parses them on its build threads.
-   */
-  async *latestEvents(upTo: string, chunkSize = 1000): AsyncGenerator<RawEvent[]> {
-    const streams = Object.keys(await this.redis.client.hgetall(this.redis.keys.versions));
-    const keys = this.redis.keys;
-    const read = (from: number) =>
-      Promise.all(streams.slice(from, from + chunkSize).map((stream) => this.redis.client.readLatest(keys.events, keys.aggregateEvents(stream), upTo)));
-    // The next chunk is read while the caller works on this one.
-    let next = streams.length > 0 ? read(0) : null;
-    for (let i = 0; i < streams.length; i += chunkSize) {
-      const replies = await next!;
-      next = i + chunkSize < streams.length ? read(i + chunkSize) : null;
-      const events = replies
-        .filter((reply) => reply.length === 2)
-        .map(([position, json]) => ({ position, json }))
-        .sort((a, b) => comparePositions(a.position, b.position));
-      if (events.length > 0) yield events;
-    }
+  /** The name of every aggregate's stream (a rebuild reads the newest event of each, see readLatestEvents). */
+  async aggregateStreams(): Promise<string[]> {
+    return Object.keys(await this.redis.client.hgetall(this.redis.keys.versions));
   }
 
   /** Up to `count` events of the global stream strictly after `after` ('0-0' = from the start). */

@@ -1,6 +1,6 @@
 import type { CategoryCatalog } from '../catalog/category-catalog';
 import { PublishedData } from '../event-store/document-aggregate';
-import type { RawEvent, StoredEvent } from '../event-store/event-envelope';
+import type { StoredEvent } from '../event-store/event-envelope';
 import { ErrorEntryDocument, errorEntryId } from '../error-reference/error-entry.document';
 import { ERROR_ENTRY_PUBLISHED, ERROR_ENTRY_REVISED, ERROR_ENTRY_WITHDRAWN } from '../error-reference/events/error-entry-events';
 import type { ListingDocument } from '../listings/listing.document';
@@ -11,17 +11,14 @@ import { listingPostings, SearchIndexWriter } from '../search/search-index.write
 import { TOKENIZER_VERSION } from '../search/tokenizer';
 import { CatalogState, cardOf } from './catalog-state';
 import { renderCategories } from './projectors/categories.projector';
-import { encodedWrites, WriteBatch } from './write-batch';
+import { WriteBatch } from './write-batch';
 import type { BuildPool } from './build/build-pool';
-import { EncodedCommands, queueEncoded } from '../redis/resp-writer';
 import { renderErrorEntry } from './projectors/error-reference.projector';
 import { relatedListings, renderListing } from './projectors/tool-detail.projector';
 
 /** Bump when what the projectors write changes shape: generations built by another version are rebuilt. */
 export const READ_MODEL_VERSION = `1.${TOKENIZER_VERSION}`;
 export const START_POSITION = '0-0';
-/** Pipelines a build keeps in flight. */
-const MAX_BUILD_PIPELINES = 2;
 
 /** What a batch of events leaves behind, per aggregate: the final document, or null when withdrawn. */
 interface BatchChanges {
@@ -196,93 +193,69 @@ export class GenerationProjector {
     }
   }
 
-  /** Pipelines sent by a build and not yet confirmed (at most MAX_BUILD_PIPELINES). */
-  private inFlight: Array<Promise<unknown>> = [];
-  /** Chunks handed to the build pool whose results are not written yet. */
+  /** Shares handed to the build pool whose results are not taken in yet. */
   private building: Array<Promise<void>> = [];
 
   /**
-   * Rebuild only: applies the newest event of each aggregate of a chunk to a generation that nobody reads
-   * or writes yet. Nothing is there to replace, so nothing is read first. The pool's builders parse,
-   * tokenise and encode the chunk's listings on their threads while this one goes on reading the log;
-   * this thread keeps the working memory (cards, error entries) and sends the writes. Rendering is
-   * deferred to renderDeferred.
+   * Rebuild only: builds the listings of these aggregate streams into a generation that nobody reads or
+   * writes yet. The pool's builders read, parse, index and write them on their threads; this thread keeps
+   * the working memory (cards, error entries) and applies the error entries. Rendering is deferred to
+   * renderDeferred. Returns once the share is handed over; `onBuilt` is told how many events it held.
    */
-  async buildChunk(events: RawEvent[], pool: BuildPool): Promise<void> {
-    // Enough chunks in hand to keep every builder busy, and no more (memory).
+  async buildChunk(streams: string[], upTo: string, pool: BuildPool, onBuilt?: (events: number) => void): Promise<void> {
+    // Enough shares in hand to keep every builder busy, and no more (memory).
     while (this.building.length >= pool.size * 2) await this.building.shift();
-    const task = pool.indexEvents(events).then(async (chunk) => {
-      for (const card of chunk.cards) {
+    const task = pool.buildShare(streams, upTo).then(async (share) => {
+      for (const card of share.cards) {
         this.state.setCard(card);
         this.deferred.add(card.slug);
       }
-      for (const slug of chunk.withdrawn) this.state.forget(slug);
-      await this.send(chunk.writes);
-      if (chunk.others.length > 0) {
-        const changes = foldBatch(chunk.others);
+      for (const slug of share.withdrawn) this.state.forget(slug);
+      if (share.others.length > 0) {
+        const changes = foldBatch(share.others);
         const writes = new WriteBatch((term) => this.keys.term(term));
         const dirty = new Set<string>();
         this.applyErrorChanges(writes, changes.errors, dirty);
         for (const marker of dirty) this.deferred.add(marker);
-        await this.send(encodedWrites(writes));
+        await this.send(writes);
       }
+      onBuilt?.(share.events);
     });
     task.catch(() => undefined);
     this.building.push(task);
   }
 
-  /**
-   * Nobody reads a generation being built and a failed build is discarded whole, so the build's writes go
-   * as plain pipelines, not transactions: Redis neither queues the commands nor answers QUEUED for each.
-   * Two pipelines may be in flight, so that Redis has the next one when it finishes the first.
-   */
-  private async send(writes: EncodedCommands): Promise<void> {
-    while (this.inFlight.length >= MAX_BUILD_PIPELINES) await this.inFlight.shift();
+  /** Writes of this thread during a build (error entries), as a plain pipeline, as the builders do. */
+  private async send(writes: WriteBatch): Promise<void> {
     const pipeline = this.client.pipeline();
-    queueEncoded(pipeline, writes);
-    const sent = pipeline.exec().then((result) => {
-      const failed = result?.find(([error]) => error);
-      if (failed) throw failed[0];
-    });
-    sent.catch(() => undefined);
-    this.inFlight.push(sent);
+    writes.applyTo(pipeline);
+    const result = await pipeline.exec();
+    const failed = result?.find(([error]) => error);
+    if (failed) throw failed[0];
   }
 
-  /**
-   * After a failed build: waits until nothing of it is in flight any more (failures ignored), so that
-   * no write lands after its generation is discarded.
-   */
+  /** After a failed build: waits until no share of it is being taken in (failures ignored). */
   async settle(): Promise<void> {
-    while (this.building.length > 0 || this.inFlight.length > 0) {
-      await Promise.allSettled([...this.building.splice(0), ...this.inFlight.splice(0)]);
-    }
-  }
-
-  /** Waits for every chunk handed to the pool and every pipeline sent; throws the first failure. */
-  private async drain(): Promise<void> {
-    while (this.building.length > 0) await this.building.shift();
-    while (this.inFlight.length > 0) await this.inFlight.shift();
+    while (this.building.length > 0) await Promise.allSettled(this.building.splice(0));
   }
 
   /**
    * Renders what the build deferred, on the builders that indexed each listing, then the error entries
-   * and the categories, then sets the checkpoint.
+   * and the categories; once Redis confirmed every write, sets the checkpoint.
    */
   async renderDeferred(checkpoint: string, appliedEvents: number, pool: BuildPool, chunkSize = 500): Promise<void> {
-    await this.drain();
+    while (this.building.length > 0) await this.building.shift();
     const pending = [...this.deferred];
     this.deferred.clear();
     const slugs = pending.filter((marker) => !marker.startsWith('error:') && this.state.cards.has(marker));
     await pool.setCatalog([...this.state.cards.values()], this.state.errors);
     for (const rendering of pool.render(slugs, chunkSize)) {
-      const chunk = await rendering;
-      for (const [slug, uses, filledFrom] of chunk.dependencies) this.state.setDependencies(slug, uses, filledFrom);
-      await this.send(chunk.writes);
+      for (const [slug, uses, filledFrom] of (await rendering).dependencies) this.state.setDependencies(slug, uses, filledFrom);
     }
     const errors = new WriteBatch((term) => this.keys.term(term));
     await this.renderDirty(errors, new Set(pending.filter((marker) => marker.startsWith('error:'))), new Map());
-    await this.send(encodedWrites(errors));
-    await this.drain();
+    await this.send(errors);
+    await pool.flush();
     await this.client.mset(
       this.keys.categoriesBody,
       renderCategories(this.state, this.categories),

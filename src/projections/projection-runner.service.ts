@@ -15,6 +15,9 @@ export interface RebuildReport {
   milliseconds: number;
 }
 
+/** Aggregates a rebuild hands to a builder at a time. */
+const REBUILD_SHARE = 1000;
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -139,12 +142,17 @@ export class ProjectionRunner implements OnApplicationShutdown {
     const projector = new GenerationProjector(this.txClient(), generation, this.redis.keys.generation(generation), this.categories);
     await projector.initialise();
     let applied = 0;
-    const pool = BuildPool.start({ keysTag: projector.keys.tag, categories: this.categories.all }, this.config.projectorWorkers);
+    const pool = BuildPool.start(
+      { config: { ...this.config }, generation, categories: this.categories.all },
+      this.config.projectorWorkers,
+    );
     try {
-      for await (const events of this.store.latestEvents(upTo)) {
-        await projector.buildChunk(events, pool);
-        applied += events.length;
-        onProgress?.(applied, total);
+      const streams = await this.store.aggregateStreams();
+      for (let i = 0; i < streams.length; i += REBUILD_SHARE) {
+        await projector.buildChunk(streams.slice(i, i + REBUILD_SHARE), upTo, pool, (events) => {
+          applied += events;
+          onProgress?.(applied, total);
+        });
       }
       await projector.renderDeferred(upTo, total, pool);
       await pool.close();

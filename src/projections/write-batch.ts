@@ -11,14 +11,33 @@ const CHUNK = 1000;
  * Deletions go before additions; a batch never deletes and adds the same member of the same key.
  */
 export class WriteBatch {
-  /** Postings by term (the key is built once per term at flush, not once per posting). */
-  private readonly termAdds = new Map<string, Array<string | number>>();
+  /**
+   * Postings by term, as (score, listing number) pairs: numbers only, and each listing's slug is encoded
+   * once for all its postings (a listing has about 150). The key is built once per term, at encoding.
+   */
+  private readonly termAdds = new Map<string, number[]>();
   private readonly termRems = new Map<string, string[]>();
+  private readonly postingSlugs: string[] = [];
+  private readonly slugNumbers = new Map<string, number>();
+  /** The slug of the last posting and its number: a listing's postings come one after another. */
+  private lastSlug: string | null = null;
+  private lastSlugNumber = -1;
 
   constructor(private readonly termKey: (term: string) => string = (term) => term) {}
 
   termZadd(term: string, score: number, slug: string): void {
-    listOf(this.termAdds, term).push(score, slug);
+    if (slug !== this.lastSlug) {
+      let n = this.slugNumbers.get(slug);
+      if (n === undefined) {
+        n = this.postingSlugs.push(slug) - 1;
+        this.slugNumbers.set(slug, n);
+      }
+      this.lastSlug = slug;
+      this.lastSlugNumber = n;
+    }
+    let pairs = this.termAdds.get(term);
+    if (!pairs) this.termAdds.set(term, (pairs = []));
+    pairs.push(score, this.lastSlugNumber);
   }
   termZrem(term: string, slug: string): void {
     listOf(this.termRems, term).push(slug);
@@ -61,7 +80,18 @@ export class WriteBatch {
     for (const [term, members] of this.termRems) encodeGroups(writer, 'zrem', this.termKey(term), members, CHUNK);
     for (const [key, members] of this.zrems) encodeGroups(writer, 'zrem', key, members, CHUNK);
     for (const [key, fields] of this.hdels) encodeGroups(writer, 'hdel', key, fields, CHUNK);
-    for (const [term, pairs] of this.termAdds) encodeGroups(writer, 'zadd', this.termKey(term), pairs, CHUNK * 2);
+    if (this.termAdds.size > 0) {
+      const slugs = this.postingSlugs.map((slug) => writer.encodeString(slug));
+      for (const [term, pairs] of this.termAdds) {
+        const key = this.termKey(term);
+        for (let start = 0; start < pairs.length; start += CHUNK * 2) {
+          const end = Math.min(pairs.length, start + CHUNK * 2);
+          writer.begin('zadd', key, 1 + end - start);
+          for (let i = start; i < end; i += 2) writer.integer(pairs[i]).encoded(slugs[pairs[i + 1]]);
+          writer.end();
+        }
+      }
+    }
     for (const [key, pairs] of this.zadds) encodeGroups(writer, 'zadd', key, pairs, CHUNK * 2);
     for (const [key, pairs] of this.hsets) encodeGroups(writer, 'hset', key, pairs, CHUNK * 2);
     for (const [key, members] of this.sadds) encodeGroups(writer, 'sadd', key, members, CHUNK);

@@ -1,10 +1,9 @@
 import { Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { Cluster, Redis } from 'ioredis';
 import { AppConfig } from '../config/app-config';
 import { RedisKeys } from './redis-keys';
-import { defineScripts } from './scripts';
+import { createClient, RedisClient } from './create-client';
 
-export type RedisClient = Redis | Cluster;
+export type { RedisClient };
 
 /** How long start-up waits for Redis before going on (requests then fail fast with 503 until it is back). */
 const READY_TIMEOUT_MS = 5000;
@@ -52,23 +51,4 @@ export class RedisConnection implements OnModuleInit, OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     await Promise.all([this.client, ...this.extra].map((c) => c.quit().catch(() => c.disconnect())));
   }
-}
-
-export function createClient(config: AppConfig, autoPipelining = true, offlineQueue = true): RedisClient {
-  const common = { enableAutoPipelining: autoPipelining, maxRetriesPerRequest: 3, enableOfflineQueue: offlineQueue };
-  const client: RedisClient =
-    config.redisClusterNodes.length > 0
-      ? new Cluster(
-          config.redisClusterNodes.map((node) => {
-            const [host, port] = node.split(':');
-            return { host, port: Number(port) };
-          }),
-          { redisOptions: common, enableAutoPipelining: autoPipelining, enableOfflineQueue: offlineQueue },
-        )
-      : new Redis(config.redisUrl, common);
-  client.on('error', () => {
-    /* ioredis reconnects by itself; commands fail and are reported where they are issued */
-  });
-  defineScripts(client);
-  return client;
 }

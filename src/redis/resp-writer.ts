@@ -60,6 +60,23 @@ export class RespWriter {
     return this;
   }
 
+  /** An argument encoded beforehand by encodeString (for an argument repeated many times). */
+  encoded(bytes: Uint8Array): this {
+    this.reserve(bytes.length);
+    const buffer = this.buffer;
+    let at = this.length;
+    for (let i = 0; i < bytes.length; i++) buffer[at++] = bytes[i];
+    this.length = at;
+    return this;
+  }
+
+  /** The encoding of a string argument, to be written many times with `encoded`. */
+  encodeString(value: string): Uint8Array {
+    const writer = new RespWriter(value.length * 3 + 24);
+    writer.string(value);
+    return writer.bytes();
+  }
+
   /** An integer argument (written digit by digit: no string is made). */
   integer(value: number): this {
     if (!Number.isSafeInteger(value)) return this.string(String(value));

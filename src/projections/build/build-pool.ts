@@ -3,8 +3,7 @@ import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { ErrorEntryDocument } from '../../error-reference/error-entry.document';
 import type { ListingCard } from '../catalog-state';
-import type { RawEvent } from '../../event-store/event-envelope';
-import { BuilderSettings, IndexedChunk, ListingBuilder, RenderedChunk } from './listing-builder';
+import { BuilderSettings, BuiltShare, ListingBuilder, RenderedShare } from './listing-builder';
 
 /** One share of the listings: a worker thread, or the builder itself when the pool has no threads. */
 interface Share {
@@ -15,10 +14,10 @@ interface Share {
 }
 
 /**
- * Builders of a generation (see ListingBuilder) on worker threads, so that tokenising, rendering and
- * encoding use every core while the projector's thread talks to Redis. Each listing is indexed by one
- * worker, which keeps it and later renders it. With no threads (`size` 0) the same builder runs in this
- * thread.
+ * Builders of a generation (see ListingBuilder) on worker threads, so that reading events, tokenising,
+ * rendering and encoding run on every core, each builder with its own Redis connection, while the
+ * projector's thread keeps the working memory. Each listing is indexed by one builder, which keeps it and
+ * later renders it. With no threads (`size` 0) one builder runs in this thread.
  */
 export class BuildPool {
   /** slug -> the share that indexed it (and so renders it). */
@@ -40,11 +39,11 @@ export class BuildPool {
     return this.shares.reduce((sum, share) => sum + share.pending, 0);
   }
 
-  /** Indexes a chunk on the least busy builder. */
-  async indexEvents(events: RawEvent[]): Promise<IndexedChunk> {
+  /** Builds the listings of these aggregate streams on the least busy builder. */
+  async buildShare(streams: string[], upTo: string): Promise<BuiltShare> {
     let chosen = 0;
     for (let i = 1; i < this.shares.length; i++) if (this.shares[i].pending < this.shares[chosen].pending) chosen = i;
-    const chunk = await this.shares[chosen].call<IndexedChunk>('indexEvents', [events]);
+    const chunk = await this.shares[chosen].call<BuiltShare>('buildShare', [streams, upTo]);
     for (const card of chunk.cards) this.owners.set(card.slug, chosen);
     for (const slug of chunk.withdrawn) this.owners.delete(slug);
     return chunk;
@@ -56,18 +55,18 @@ export class BuildPool {
   }
 
   /** Renders listings in chunks of `chunkSize`, each on the builder that indexed it; one promise per chunk. */
-  render(slugs: string[], chunkSize: number): Array<Promise<RenderedChunk>> {
+  render(slugs: string[], chunkSize: number): Array<Promise<RenderedShare>> {
     const byShare = this.shares.map(() => [] as string[]);
     for (const slug of slugs) {
       const owner = this.owners.get(slug);
       if (owner === undefined) throw new Error(`listing ${slug} was not indexed in this build`);
       byShare[owner].push(slug);
     }
-    const chunks: Array<Promise<RenderedChunk>> = [];
+    const chunks: Array<Promise<RenderedShare>> = [];
     // Interleaved, so that the builders finish together.
     for (let start = 0; byShare.some((mine) => start < mine.length); start += chunkSize) {
       byShare.forEach((mine, i) => {
-        if (start < mine.length) chunks.push(this.shares[i].call<RenderedChunk>('render', [mine.slice(start, start + chunkSize)]));
+        if (start < mine.length) chunks.push(this.shares[i].call<RenderedShare>('render', [mine.slice(start, start + chunkSize)]));
       });
     }
     // The caller takes them in order and may stop at a failure: the others must not go unhandled.
@@ -75,7 +74,14 @@ export class BuildPool {
     return chunks;
   }
 
+  /** Waits until Redis has confirmed every write of every builder. */
+  async flush(): Promise<void> {
+    await Promise.all(this.shares.map((share) => share.call('flush', [])));
+  }
+
+  /** Closes the builders' connections and stops their threads. */
   async close(): Promise<void> {
+    await Promise.all(this.shares.map((share) => share.call('close', []).catch(() => undefined)));
     await Promise.all(this.shares.map((share) => share.close()));
   }
 }

@@ -1,20 +1,24 @@
 import type { Category } from '../../catalog/category-catalog';
 import { CategoryCatalog } from '../../catalog/category-catalog';
 import type { ErrorEntryDocument } from '../../error-reference/error-entry.document';
-import type { EventEnvelope, RawEvent } from '../../event-store/event-envelope';
+import type { EventEnvelope } from '../../event-store/event-envelope';
 import type { PublishedData } from '../../event-store/document-aggregate';
 import type { ListingDocument } from '../../listings/listing.document';
 import { LISTING_PUBLISHED, LISTING_REVISED, LISTING_WITHDRAWN } from '../../listings/events/listing-events';
-import { EncodedCommands, encodedCommands, RespWriter } from '../../redis/resp-writer';
-import { GenerationKeys } from '../../redis/redis-keys';
+import { AppConfig } from '../../config/app-config';
+import { readLatestEvents } from '../../event-store/latest-events';
+import { createClient, RedisClient } from '../../redis/create-client';
+import { RedisKeys } from '../../redis/redis-keys';
+import type { GenerationKeys } from '../../redis/redis-keys';
 import { listingPostings, SearchIndexWriter } from '../../search/search-index.writer';
 import { CatalogState, cardOf, ListingCard } from '../catalog-state';
 import { renderListing } from '../projectors/tool-detail.projector';
 import { WriteBatch } from '../write-batch';
 
-/** What indexing a chunk of listing events leaves for the projector's own thread. */
-export interface IndexedChunk {
-  writes: EncodedCommands;
+/** What building a share of the aggregates leaves for the projector's own thread. */
+export interface BuiltShare {
+  /** Events read (one per aggregate that has one). */
+  events: number;
   /** Cards of the listings published, for the projector's working memory. */
   cards: ListingCard[];
   /** Listings whose newest event withdrew them. */
@@ -23,23 +27,25 @@ export interface IndexedChunk {
   others: Array<EventEnvelope & { position: string }>;
 }
 
-export interface RenderedChunk {
-  writes: EncodedCommands;
+export interface RenderedShare {
   /** slug, the listings its detail shows, the category that filled its comparison. */
   dependencies: Array<[string, string[], string | null]>;
 }
 
-/** What every builder of a generation needs to know: where to write, and the categories. */
+/** What every builder of a generation needs to know: how to reach Redis, where to write, the categories. */
 export interface BuilderSettings {
-  keysTag: string;
+  /** The service's settings (their data: they cross to worker threads). */
+  config: Partial<AppConfig>;
+  generation: number;
   categories: Category[];
 }
 
 /**
- * The heavy part of building a generation of read models, for one share of the listings: parsing their
- * events, tokenising them into index postings, rendering their documents, and encoding the Redis commands
- * that write them. It runs on a worker thread (see BuildPool), so that several shares run at once while
- * the projector's thread keeps the catalog's working memory and talks to Redis.
+ * The heavy part of building a generation of read models, for one share of the aggregates: reading their
+ * newest events, parsing them, tokenising listings into index postings, rendering their documents, and
+ * writing all that to Redis on a connection of its own. Builders run on worker threads (see BuildPool),
+ * so that several shares are built at once while the projector's thread keeps the catalog's working
+ * memory.
  *
  * It writes into a generation that nobody reads or writes yet (a rebuild), so nothing is read first and
  * nothing is deleted; it keeps the JSON of the listings it indexed, to render them once every card of the
@@ -47,27 +53,38 @@ export interface BuilderSettings {
  */
 export class ListingBuilder {
   private readonly keys: GenerationKeys;
+  private readonly storeKeys: RedisKeys;
   private readonly categories: CategoryCatalog;
+  private readonly client: RedisClient;
   /** Terms this builder has put in the dictionary (another builder may write one again: that is harmless). */
   private readonly dictionary = new Set<string>();
   private readonly index: SearchIndexWriter;
   /** slug -> the listing's JSON, as written to the sources hash. */
   private readonly sources = new Map<string, string>();
   private state: CatalogState | null = null;
+  /** The pipeline sent last and not confirmed yet: the next one waits for it (one in flight). */
+  private inFlight: Promise<void> = Promise.resolve();
 
   constructor(settings: BuilderSettings) {
-    this.keys = new GenerationKeys(settings.keysTag);
+    const config = Object.assign(Object.create(AppConfig.prototype), settings.config) as AppConfig;
+    this.storeKeys = new RedisKeys(config.namespace);
+    this.keys = this.storeKeys.generation(settings.generation);
     this.categories = new CategoryCatalog(settings.categories);
     this.index = new SearchIndexWriter(this.keys, this.dictionary);
+    this.client = createClient(config, false);
   }
 
-  /** Parses a chunk of events (the newest of each aggregate) and encodes the writes of its listings. */
-  indexEvents(events: RawEvent[]): IndexedChunk {
+  /**
+   * Builds the listings of these aggregate streams (their newest event at or before `upTo`): sources,
+   * browse sets, search index. Returns once the writes are sent (see flush).
+   */
+  async buildShare(streams: string[], upTo: string): Promise<BuiltShare> {
+    const events = await readLatestEvents(this.client, this.storeKeys, streams, upTo);
     const keys = this.keys;
     const writes = new WriteBatch((term) => keys.term(term));
     const cards: ListingCard[] = [];
     const withdrawn: string[] = [];
-    const others: IndexedChunk['others'] = [];
+    const others: BuiltShare['others'] = [];
     for (const raw of events) {
       const event = JSON.parse(raw.json) as EventEnvelope;
       switch (event.type) {
@@ -91,7 +108,8 @@ export class ListingBuilder {
           others.push({ ...event, position: raw.position });
       }
     }
-    return { writes: encodedCommands(writes.encode()), cards, withdrawn, others };
+    await this.send(writes);
+    return { events: events.length, cards, withdrawn, others };
   }
 
   /** Takes the catalog as the projector knows it once every listing is indexed. */
@@ -102,13 +120,13 @@ export class ListingBuilder {
     this.state = state;
   }
 
-  /** Renders listings this builder indexed (their detail, summary and comparison row). */
-  render(slugs: string[]): RenderedChunk {
+  /** Renders listings this builder indexed (their detail, summary and comparison row) and sends them. */
+  async render(slugs: string[]): Promise<RenderedShare> {
     const state = this.state;
     if (!state) throw new Error('render before setCatalog');
     const keys = this.keys;
     const writes = new WriteBatch();
-    const dependencies: RenderedChunk['dependencies'] = [];
+    const dependencies: RenderedShare['dependencies'] = [];
     for (const slug of slugs) {
       const json = this.sources.get(slug);
       if (json === undefined) throw new Error(`listing ${slug} was not indexed by this builder`);
@@ -118,6 +136,32 @@ export class ListingBuilder {
       writes.hset(keys.summaries, slug, rendered.summary);
       writes.hset(keys.comparisons, slug, rendered.comparison);
     }
-    return { writes: encodedCommands(writes.encode()), dependencies };
+    await this.send(writes);
+    return { dependencies };
+  }
+
+  /** Waits until Redis has confirmed everything sent; throws the first failure. */
+  async flush(): Promise<void> {
+    await this.inFlight;
+  }
+
+  async close(): Promise<void> {
+    await this.client.quit().catch(() => this.client.disconnect());
+  }
+
+  /**
+   * Nobody reads a generation being built and a failed build is discarded whole, so the writes go as a
+   * plain pipeline, not a transaction: Redis neither queues the commands nor answers QUEUED for each.
+   * This builder prepares its next share while Redis applies this one.
+   */
+  private async send(writes: WriteBatch): Promise<void> {
+    await this.inFlight;
+    const pipeline = this.client.pipeline();
+    writes.applyTo(pipeline);
+    this.inFlight = pipeline.exec().then((result) => {
+      const failed = result?.find(([error]) => error);
+      if (failed) throw failed[0];
+    });
+    this.inFlight.catch(() => undefined);
   }
 }

@@ -1,0 +1,28 @@
+import { Cluster, Redis } from 'ioredis';
+import type { AppConfig } from '../config/app-config';
+import { defineScripts } from './scripts';
+
+export type RedisClient = Redis | Cluster;
+
+/**
+ * A client for the configured Redis (one server, or a cluster), with the service's scripts. Kept apart from
+ * RedisConnection so that worker threads can connect without loading the application framework.
+ */
+export function createClient(config: AppConfig, autoPipelining = true, offlineQueue = true): RedisClient {
+  const common = { enableAutoPipelining: autoPipelining, maxRetriesPerRequest: 3, enableOfflineQueue: offlineQueue };
+  const client: RedisClient =
+    config.redisClusterNodes.length > 0
+      ? new Cluster(
+          config.redisClusterNodes.map((node) => {
+            const [host, port] = node.split(':');
+            return { host, port: Number(port) };
+          }),
+          { redisOptions: common, enableAutoPipelining: autoPipelining, enableOfflineQueue: offlineQueue },
+        )
+      : new Redis(config.redisUrl, common);
+  client.on('error', () => {
+    /* ioredis reconnects by itself; commands fail and are reported where they are issued */
+  });
+  defineScripts(client);
+  return client;
+}
