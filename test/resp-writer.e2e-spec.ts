@@ -1,0 +1,78 @@
+import { Redis } from 'ioredis';
+import { queueEncoded, RespWriter } from '../src/redis/resp-writer';
+import { REDIS_URL, uniqueNamespace } from './support/harness';
+
+/**
+ * Bulk writes are encoded to bytes by RespWriter and sent through ioredis: what Redis stores must be
+ * exactly what was written, whatever the characters (a UTF-8 length with more digits than the text's
+ * length moves the text along), and each command keeps its own reply.
+ */
+const redis = new Redis(REDIS_URL);
+const prefix = uniqueNamespace('resp');
+
+afterAll(async () => {
+  const keys = await redis.keys(`${prefix}:*`);
+  if (keys.length > 0) await redis.del(...keys);
+  await redis.quit();
+});
+
+const values = [
+  '',
+  'api',
+  'x'.repeat(9),
+  'x'.repeat(10),
+  '中文',
+  '向量数据库', // 5 characters, 15 bytes: one more digit
+  '语'.repeat(33), // 33 characters, 99 bytes
+  '语'.repeat(34), // 34 characters, 102 bytes: one more digit
+  'déjà vu',
+  'emoji 🚀 and 𠀋', // surrogate pairs: 4 bytes for 2 code units
+  'line\r\nbreak $5\r\n*3',
+  JSON.stringify({ name: 'OpenAI', nameCn: '开放人工智能', tags: ['语言模型', 'llm'] }).repeat(200),
+];
+
+it('stores every string, integer and number exactly as written, one reply per command', async () => {
+  const writer = new RespWriter(16); // small, so the buffer grows many times
+  values.forEach((value, i) => writer.begin('hset', `${prefix}:h`, 3).string(`f${i}`).string(value).end());
+  const members: Array<[number, string]> = [
+    [0, 'zero'],
+    [-7, 'minus-seven'],
+    [1234567890123, 'large'],
+    [2.5, 'half'],
+    [-0.125, 'negative-fraction'],
+  ];
+  writer.begin('zadd', `${prefix}:z`, 1 + members.length * 2);
+  for (const [score, member] of members) writer.number(score).string(member);
+  writer.end();
+  writer.begin('zadd', `${prefix}:h`, 3).integer(1).string('wrong type').end();
+
+  const pipeline = redis.pipeline();
+  queueEncoded(pipeline, { bytes: writer.bytes(), ends: writer.ends, names: writer.names, keys: writer.keys });
+  const replies = (await pipeline.exec())!;
+  expect(replies.slice(0, values.length)).toEqual(values.map(() => [null, 1]));
+  expect(replies[values.length]).toEqual([null, members.length]);
+  // An error stays the reply of its own command.
+  expect(String(replies[values.length + 1][0])).toMatch(/WRONGTYPE/);
+
+  const stored = await redis.hgetall(`${prefix}:h`);
+  values.forEach((value, i) => expect(stored[`f${i}`]).toBe(value));
+  const scored = await redis.zrange(`${prefix}:z`, '0', '-1', 'WITHSCORES');
+  const byMember = new Map<string, number>();
+  for (let i = 0; i < scored.length; i += 2) byMember.set(scored[i], Number(scored[i + 1]));
+  for (const [score, member] of members) expect(byMember.get(member)).toBe(score);
+});
+
+it('encodes a repeated argument once and writes it as many times', async () => {
+  const writer = new RespWriter();
+  const slug = writer.encodeString('向量-db-😀');
+  writer.begin('sadd', `${prefix}:s1`, 2).encoded(slug).end();
+  writer.begin('sadd', `${prefix}:s2`, 2).encoded(slug).end();
+  const pipeline = redis.pipeline();
+  queueEncoded(pipeline, { bytes: writer.bytes(), ends: writer.ends, names: writer.names, keys: writer.keys });
+  expect(await pipeline.exec()).toEqual([
+    [null, 1],
+    [null, 1],
+  ]);
+  expect(await redis.smembers(`${prefix}:s1`)).toEqual(['向量-db-😀']);
+  expect(await redis.smembers(`${prefix}:s2`)).toEqual(['向量-db-😀']);
+});
