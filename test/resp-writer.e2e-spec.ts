@@ -47,7 +47,7 @@ it('stores every string, integer and number exactly as written, one reply per co
   writer.begin('zadd', `${prefix}:h`, 3).integer(1).string('wrong type').end();
 
   const pipeline = redis.pipeline();
-  queueEncoded(pipeline, { bytes: writer.bytes(), ends: writer.ends, names: writer.names, keys: writer.keys });
+  queueEncoded(pipeline, writer);
   const replies = (await pipeline.exec())!;
   expect(replies.slice(0, values.length)).toEqual(values.map(() => [null, 1]));
   expect(replies[values.length]).toEqual([null, members.length]);
@@ -68,7 +68,7 @@ it('encodes a repeated argument once and writes it as many times', async () => {
   writer.begin('sadd', `${prefix}:s1`, 2).encoded(slug).end();
   writer.begin('sadd', `${prefix}:s2`, 2).encoded(slug).end();
   const pipeline = redis.pipeline();
-  queueEncoded(pipeline, { bytes: writer.bytes(), ends: writer.ends, names: writer.names, keys: writer.keys });
+  queueEncoded(pipeline, writer);
   expect(await pipeline.exec()).toEqual([
     [null, 1],
     [null, 1],

@@ -1,5 +1,5 @@
 import type { ChainableCommander } from 'ioredis';
-import { EncodedCommands, queueEncoded, RespWriter } from '../redis/resp-writer';
+import { queueEncoded, RespWriter } from '../redis/resp-writer';
 
 /** Largest number of members or fields sent in one command. */
 const CHUNK = 1000;
@@ -72,7 +72,7 @@ export class WriteBatch {
 
   /** Appends the grouped commands to a pipeline or transaction. */
   applyTo(tx: ChainableCommander): void {
-    queueEncoded(tx, encodedWrites(this));
+    queueEncoded(tx, this.encode());
   }
 
   /** The grouped commands, encoded (deletions first). */
@@ -120,10 +120,4 @@ function listOf<T>(map: Map<string, T[]>, key: string): T[] {
   let list = map.get(key);
   if (!list) map.set(key, (list = []));
   return list;
-}
-
-/** A batch's commands, encoded, for this thread (a view of the encoder's memory, not a copy). */
-export function encodedWrites(batch: WriteBatch): EncodedCommands {
-  const writer = batch.encode();
-  return { bytes: writer.bytes(), ends: writer.ends, names: writer.names, keys: writer.keys };
 }

@@ -132,15 +132,6 @@ export class RespWriter {
   }
 }
 
-/** Commands encoded by a RespWriter: their bytes, where each ends, and each one's name and key. */
-export interface EncodedCommands {
-  bytes: Uint8Array;
-  ends: number[];
-  names: string[];
-  keys: string[];
-}
-
-
 /**
  * An ioredis command whose bytes are already encoded. It keeps ioredis's part of the work: one reply per
  * command, errors, transactions, and the routing of Redis Cluster (by its name and key); only the
@@ -160,14 +151,14 @@ class EncodedCommand extends Command {
   }
 }
 
-/** Queues encoded commands on a pipeline or transaction. */
-export function queueEncoded(pipeline: ChainableCommander, commands: EncodedCommands): void {
-  const all = Buffer.from(commands.bytes.buffer, commands.bytes.byteOffset, commands.bytes.byteLength);
+/** Queues a writer's commands on a pipeline or transaction (views of its memory: write no more to it). */
+export function queueEncoded(pipeline: ChainableCommander, writer: RespWriter): void {
+  const all = writer.bytes();
   const sender = pipeline as unknown as { sendCommand(command: Command): unknown };
   let start = 0;
-  for (let i = 0; i < commands.ends.length; i++) {
-    const end = commands.ends[i];
-    sender.sendCommand(new EncodedCommand(commands.names[i], commands.keys[i], all.subarray(start, end)));
+  for (let i = 0; i < writer.ends.length; i++) {
+    const end = writer.ends[i];
+    sender.sendCommand(new EncodedCommand(writer.names[i], writer.keys[i], all.subarray(start, end)));
     start = end;
   }
 }

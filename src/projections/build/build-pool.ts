@@ -34,11 +34,6 @@ export class BuildPool {
     return this.shares.length;
   }
 
-  /** Tasks sent to the builders and not answered yet. */
-  get pending(): number {
-    return this.shares.reduce((sum, share) => sum + share.pending, 0);
-  }
-
   /** Builds the listings of these aggregate streams on the least busy builder. */
   async buildShare(streams: string[], upTo: string): Promise<BuiltShare> {
     let chosen = 0;
