@@ -16,8 +16,8 @@ import type { BuildPool } from './build/build-pool';
 import { renderErrorEntry } from './projectors/error-reference.projector';
 import { relatedListings, renderListing } from './projectors/tool-detail.projector';
 
-/** Bump when what the projectors write changes shape: generations built by another version are rebuilt. */
-export const READ_MODEL_VERSION = `1.${TOKENIZER_VERSION}`;
+/** Bump when what the projectors write changes (shape, or which fields are indexed): generations built by another version are rebuilt. */
+export const READ_MODEL_VERSION = `2.${TOKENIZER_VERSION}`;
 export const START_POSITION = '0-0';
 
 /** What a batch of events leaves behind, per aggregate: the final document, or null when withdrawn. */

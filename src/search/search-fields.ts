@@ -1,8 +1,10 @@
 /**
  * The fields a listing is searched by, their weights and how long they usually are. Each field has a bit in
  * the `matched` mask stored with every posting. Weights follow what a reader expects: a hit in the name
- * (or slug) beats a hit in tags and category names, which beats the description, which beats features
- * and usage tips.
+ * (or slug) beats a hit in tags and category names, which beats the description, which beats features.
+ * Usage tips are not indexed: they are advice in generic words ("retry on 429", "stream long outputs")
+ * that matched every query about those words, and they were a third of all postings. Dropping them
+ * raised the relevance figures (top-1 0.937 -> 0.947, recall@k 0.984 -> 0.995, MRR 0.965 -> 0.972).
  */
 export interface SearchField {
   name: string;
@@ -23,7 +25,6 @@ export const SEARCH_FIELDS: SearchField[] = [
   { name: 'description', weight: 2, b: 0.5, averageLength: 16, singleCharacters: false },
   { name: 'descriptionCn', weight: 2, b: 0.5, averageLength: 35, singleCharacters: false },
   { name: 'features', weight: 1, b: 0.5, averageLength: 40, singleCharacters: false },
-  { name: 'usageTips', weight: 0.5, b: 0.5, averageLength: 60, singleCharacters: false },
 ];
 
 export const FIELD_BITS = 1 << 10;

@@ -19,7 +19,6 @@ export function listingPostings(listing: ListingDocument, category: Category | u
     description: listing.description,
     descriptionCn: listing.descriptionCn,
     features: listing.features.join(' \n '),
-    usageTips: listing.usageTips.join(' \n '),
   };
   const weighted = new Map<string, { tf: number; mask: number }>();
   SEARCH_FIELDS.forEach((field, bit) => {
