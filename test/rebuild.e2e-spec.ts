@@ -37,13 +37,13 @@ afterAll(async () => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-/** A runner like the service's, with another number of build threads. */
-function runnerWith(workers: number): ProjectionRunner {
+/** A runner like the service's, with another number of build threads (and listings per rendering chunk). */
+function runnerWith(workers: number, batch = 500): ProjectionRunner {
   const app = service.app;
   return new ProjectionRunner(
     app.get(RedisConnection),
     store,
-    service.config.with({ projectorWorkers: workers }),
+    service.config.with({ projectorWorkers: workers, projectorBatchSize: batch }),
     app.get(CategoryCatalog),
     app.get(ReadModelReader),
   );
@@ -56,10 +56,11 @@ const dump = async (generation: number) => {
   return all;
 };
 
-it('writes the same generation on 3 worker threads, on 1 and on none', async () => {
+it('writes the same generation on 3 worker threads, on 1 and on none, in one rendering chunk or many', async () => {
   const live = await dump(await current());
-  for (const workers of [3, 1, 0]) {
-    const report = await runnerWith(workers).rebuild();
+  // 327 listings in chunks of 20: each of 3 builders renders 5 or more, at most two in hand at a time.
+  for (const [workers, batch] of [[3, 500], [3, 20], [1, 500], [0, 500]]) {
+    const report = await runnerWith(workers, batch).rebuild();
     expect(report.generation).toBe(await current());
     expect(await dump(report.generation)).toEqual(live);
   }

@@ -76,3 +76,23 @@ it('encodes a repeated argument once and writes it as many times', async () => {
   expect(await redis.smembers(`${prefix}:s1`)).toEqual(['向量-db-😀']);
   expect(await redis.smembers(`${prefix}:s2`)).toEqual(['向量-db-😀']);
 });
+
+it('writes a second pipeline over the memory of the first once that one is answered', async () => {
+  const writer = new RespWriter(64);
+  const first = redis.pipeline();
+  writer.begin('set', `${prefix}:r1`, 2).string('first, and longer than what follows it').end();
+  queueEncoded(first, writer);
+  const text = (replies: Array<[Error | null, unknown]> | null) => replies!.map(([error, reply]) => [error, String(reply)]);
+  expect(text(await first.exec())).toEqual([[null, 'OK']]);
+
+  const second = redis.pipeline();
+  writer.reset().begin('set', `${prefix}:r2`, 2).string('二').end();
+  writer.begin('incr', `${prefix}:r3`, 1).end();
+  queueEncoded(second, writer);
+  // Only the second pipeline's commands are sent: no trailing bytes of the first one's.
+  expect(text(await second.exec())).toEqual([
+    [null, 'OK'],
+    [null, '1'],
+  ]);
+  expect(await redis.mget(`${prefix}:r1`, `${prefix}:r2`, `${prefix}:r3`)).toEqual(['first, and longer than what follows it', '二', '1']);
+});

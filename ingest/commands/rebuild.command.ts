@@ -17,6 +17,8 @@ export class RebuildCommand extends CommandRunner {
         console.error(`rebuilding: ${applied}/${total} events (${percent}%)`);
       }
     });
+    const { indexMs, renderMs, catchUpMs } = report.phases;
     console.log(`rebuilt generation ${report.generation} from ${report.events} events in ${report.milliseconds} ms; it is live now`);
+    console.error(`time: reading and indexing ${indexMs} ms, rendering ${renderMs} ms, catching up ${catchUpMs} ms`);
   }
 }

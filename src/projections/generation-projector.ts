@@ -249,9 +249,9 @@ export class GenerationProjector {
     this.deferred.clear();
     const slugs = pending.filter((marker) => !marker.startsWith('error:') && this.state.cards.has(marker));
     await pool.setCatalog([...this.state.cards.values()], this.state.errors);
-    for (const rendering of pool.render(slugs, chunkSize)) {
-      for (const [slug, uses, filledFrom] of (await rendering).dependencies) this.state.setDependencies(slug, uses, filledFrom);
-    }
+    await pool.render(slugs, chunkSize, ({ dependencies }) => {
+      for (const [slug, uses, filledFrom] of dependencies) this.state.setDependencies(slug, uses, filledFrom);
+    });
     const errors = new WriteBatch((term) => this.keys.term(term));
     await this.renderDirty(errors, new Set(pending.filter((marker) => marker.startsWith('error:'))), new Map());
     await this.send(errors);

@@ -13,6 +13,8 @@ export interface RebuildReport {
   generation: number;
   events: number;
   milliseconds: number;
+  /** Where the time went, for operators: reading and indexing, rendering, catching up with new events. */
+  phases: { indexMs: number; renderMs: number; catchUpMs: number };
 }
 
 /** Aggregates a rebuild hands to a builder at a time. */
@@ -142,6 +144,7 @@ export class ProjectionRunner implements OnApplicationShutdown {
     const projector = new GenerationProjector(this.txClient(), generation, this.redis.keys.generation(generation), this.categories);
     await projector.initialise();
     let applied = 0;
+    const phases = { indexMs: 0, renderMs: 0, catchUpMs: 0 };
     const pool = BuildPool.start(
       { config: { ...this.config }, generation, categories: this.categories.all },
       this.config.projectorWorkers,
@@ -154,8 +157,12 @@ export class ProjectionRunner implements OnApplicationShutdown {
           onProgress?.(applied, total);
         });
       }
-      await projector.renderDeferred(upTo, total, pool);
+      const indexed = Date.now();
+      phases.indexMs = indexed - started;
+      await projector.renderDeferred(upTo, total, pool, this.config.projectorBatchSize);
       await pool.close();
+      const rendered = Date.now();
+      phases.renderMs = rendered - indexed;
       let checkpoint = upTo;
       for (;;) {
         const events = await this.store.readAll(checkpoint, this.config.projectorBatchSize);
@@ -165,6 +172,7 @@ export class ProjectionRunner implements OnApplicationShutdown {
         }
         checkpoint = events[events.length - 1].position;
       }
+      phases.catchUpMs = Date.now() - rendered;
       onProgress?.(total, total);
     } catch (error) {
       await pool.close();
@@ -174,7 +182,7 @@ export class ProjectionRunner implements OnApplicationShutdown {
     }
     await this.generations.switchTo(generation);
     await this.notifyChanged();
-    return { generation, events: total, milliseconds: Date.now() - started };
+    return { generation, events: total, milliseconds: Date.now() - started, phases };
   }
 
   private async loop(): Promise<void> {

@@ -70,9 +70,12 @@ export class WriteBatch {
     this.sets.set(key, value);
   }
 
-  /** Appends the grouped commands to a pipeline or transaction. */
-  applyTo(tx: ChainableCommander): void {
-    queueEncoded(tx, this.encode());
+  /**
+   * Appends the grouped commands to a pipeline or transaction, encoded into `writer` (a fresh one by
+   * default; a reused one must not be written again before the pipeline is answered).
+   */
+  applyTo(tx: ChainableCommander, writer = new RespWriter()): void {
+    queueEncoded(tx, this.encode(writer));
   }
 
   /** The grouped commands, encoded (deletions first). */

@@ -103,6 +103,18 @@ export class RespWriter {
     return Number.isInteger(value) ? this.integer(value) : this.string(String(value));
   }
 
+  /**
+   * Empties the writer, keeping its memory for the next commands. Only once nothing refers to what it
+   * wrote: views handed out by `bytes` and `queueEncoded` are overwritten.
+   */
+  reset(): this {
+    this.length = 0;
+    this.ends.length = 0;
+    this.names.length = 0;
+    this.keys.length = 0;
+    return this;
+  }
+
   /** The encoded commands (a view of the writer's memory: copy it to keep it past the next write). */
   bytes(): Buffer {
     return this.buffer.subarray(0, this.length);
