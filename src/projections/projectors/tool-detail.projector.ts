@@ -30,15 +30,41 @@ export interface RenderedListing {
   filledFrom: string | null;
 }
 
+/** What a listing renders to on its own, whatever the rest of the catalog holds. */
+export interface StaticRendering {
+  /**
+   * The detail body up to the parts that show other documents: `{"success":true,"tool":{...` with the
+   * listing's own fields, ready for renderDetail to complete.
+   */
+  detailHead: string;
+  summary: string;
+  comparison: string;
+}
+
+export interface RenderedDetail {
+  /** ETag + newline + body of GET /tools/{slug}. */
+  detail: string;
+  uses: string[];
+  filledFrom: string | null;
+}
+
 /**
  * Renders everything the API serves about one listing, ready to send: the detail document (with similar
  * APIs, pricing comparison and the provider's error entries resolved from the rest of the catalog), the
  * search summary and the comparison row.
  */
 export function renderListing(listing: ListingDocument, state: CatalogState, categories: CategoryCatalog): RenderedListing {
-  const category = categories.get(listing.category);
-  const { similar, compared, filledFrom, uses } = relatedListings(listing, state);
+  const own = renderStatic(listing, categories);
+  const { detail, uses, filledFrom } = renderDetail(own.detailHead, listing, state);
+  return { detail, summary: own.summary, comparison: own.comparison, uses, filledFrom };
+}
 
+/**
+ * The part of a listing's rendering that depends on the listing alone. A rebuild does it while Redis
+ * indexes, and completes the details once every listing is known.
+ */
+export function renderStatic(listing: ListingDocument, categories: CategoryCatalog): StaticRendering {
+  const category = categories.get(listing.category);
   const tool = {
     slug: listing.slug,
     name: listing.name,
@@ -64,38 +90,46 @@ export function renderListing(listing: ListingDocument, state: CatalogState, cat
     tags: listing.tags,
     lastUpdated: listing.lastUpdated,
     status: listing.status,
-    similarApis: similar.map((c) => ({
-      slug: c.slug,
-      name: c.name,
-      nameCn: c.nameCn,
-      popularity: c.popularity,
-      description: c.description,
-      descriptionCn: c.descriptionCn,
-    })),
-    pricingComparison: compared.map((c) => ({ slug: c.slug, name: c.name, pricing: c.pricing, auth: c.auth, popularity: c.popularity })),
-    errors: state.errorsOf(listing.slug).map(servedErrorFields),
   };
-  const self = `${API_PREFIX}/tools/${listing.slug}`;
-  const detail = JSON.stringify({
-    success: true,
-    tool,
-    _links: {
-      self,
-      category: `${API_PREFIX}/tools/search?category=${listing.category}`,
-      compare: `${API_PREFIX}/tools/compare?ids=${[listing.slug, ...compared.map((c) => c.slug)].join(',')}`,
-      errors: `${API_PREFIX}/errors?provider=${listing.slug}`,
-      openapi: `${API_PREFIX}/openapi.json`,
-    },
-  });
-
+  // The same bytes as stringifying the whole detail at once: the tool object stays open (its last `}}`
+  // cut) for the fields renderDetail appends, in the order the API has always sent them.
+  const head = JSON.stringify({ success: true, tool });
   const withCategory = { ...listing, categoryCn: category?.nameCn ?? null } as Record<string, unknown>;
   return {
-    detail: withEtag(detail),
+    detailHead: head.slice(0, -2),
     summary: JSON.stringify(pick(withCategory, SUMMARY_FIELDS)),
     comparison: JSON.stringify(pick(withCategory, COMPARISON_FIELDS)),
-    uses,
-    filledFrom,
   };
+}
+
+/** Completes a detail from its head (renderStatic) with what it shows of the rest of the catalog. */
+export function renderDetail(
+  detailHead: string,
+  listing: Pick<ListingCard, 'slug' | 'category' | 'similarApis'>,
+  state: CatalogState,
+): RenderedDetail {
+  const { similar, compared, filledFrom, uses } = relatedListings(listing, state);
+  const similarApis = similar.map((c) => ({
+    slug: c.slug,
+    name: c.name,
+    nameCn: c.nameCn,
+    popularity: c.popularity,
+    description: c.description,
+    descriptionCn: c.descriptionCn,
+  }));
+  const pricingComparison = compared.map((c) => ({ slug: c.slug, name: c.name, pricing: c.pricing, auth: c.auth, popularity: c.popularity }));
+  const errors = state.errorsOf(listing.slug).map(servedErrorFields);
+  const links = {
+    self: `${API_PREFIX}/tools/${listing.slug}`,
+    category: `${API_PREFIX}/tools/search?category=${listing.category}`,
+    compare: `${API_PREFIX}/tools/compare?ids=${[listing.slug, ...compared.map((c) => c.slug)].join(',')}`,
+    errors: `${API_PREFIX}/errors?provider=${listing.slug}`,
+    openapi: `${API_PREFIX}/openapi.json`,
+  };
+  const detail =
+    `${detailHead},"similarApis":${JSON.stringify(similarApis)},"pricingComparison":${JSON.stringify(pricingComparison)}` +
+    `,"errors":${JSON.stringify(errors)}},"_links":${JSON.stringify(links)}}`;
+  return { detail: withEtag(detail), uses, filledFrom };
 }
 
 /**

@@ -1,0 +1,48 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parse } from 'yaml';
+import { CategoryCatalog } from '../../catalog/category-catalog';
+import type { ErrorEntryDocument } from '../../error-reference/error-entry.document';
+import type { ListingDocument } from '../../listings/listing.document';
+import { CatalogState, cardOf } from '../catalog-state';
+import { splitEtag } from '../read-model-body';
+import { renderDetail, renderListing, renderStatic } from './tool-detail.projector';
+
+/**
+ * A detail is rendered in two steps (its own fields, then what it shows of the rest of the catalog),
+ * joined as text: the result must be the very JSON one stringify of the whole document gives, with the
+ * fields in the order the API documents.
+ */
+const fixtures = join(__dirname, '../../../fixtures');
+const read = <T>(folder: string): T[] =>
+  readdirSync(join(fixtures, folder)).map((file) => parse(readFileSync(join(fixtures, folder, file), 'utf8')) as T);
+const listings = read<ListingDocument>('listings');
+const categories = CategoryCatalog.fromDirectory(fixtures);
+const state = new CatalogState();
+for (const listing of listings) state.setCard(cardOf(listing));
+read<ErrorEntryDocument>('errors').forEach((entry, i) => state.errors.set(`e${i}`, entry));
+
+it('joins the two steps into the JSON a single stringify gives, for every fixture', () => {
+  let withErrors = 0;
+  for (const listing of listings) {
+    const { detail } = renderListing(listing, state, categories);
+    const { etag, body } = splitEtag(detail);
+    const text = body.toString();
+    const document = JSON.parse(text) as { success: boolean; tool: Record<string, unknown>; _links: Record<string, string> };
+    expect(JSON.stringify(document)).toBe(text);
+    expect(etag).toMatch(/^"[\w-]{22}"$/);
+    const keys = Object.keys(document.tool);
+    expect(keys.slice(0, 3)).toEqual(['slug', 'name', 'nameCn']);
+    expect(keys.slice(-4)).toEqual(['status', 'similarApis', 'pricingComparison', 'errors']);
+    expect(Object.keys(document._links)).toEqual(['self', 'category', 'compare', 'errors', 'openapi']);
+    if ((document.tool.errors as unknown[]).length > 0) withErrors++;
+  }
+  expect(withErrors).toBeGreaterThan(0);
+});
+
+it('renders the same detail from a kept head and a card as from the whole listing', () => {
+  for (const listing of listings.slice(0, 20)) {
+    const head = renderStatic(listing, categories).detailHead;
+    expect(renderDetail(head, cardOf(listing), state).detail).toBe(renderListing(listing, state, categories).detail);
+  }
+});
