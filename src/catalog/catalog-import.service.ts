@@ -9,7 +9,9 @@ import { LISTING_AGGREGATE, listingAggregate } from '../listings/listing.aggrega
 import { ProjectionRunner } from '../projections/projection-runner.service';
 import { RedisConnection } from '../redis/redis-connection';
 import { CategoryCatalog } from './category-catalog';
-import { ContentProblem, loadContent } from './content-files';
+import { AppConfig } from '../config/app-config';
+import { ContentProblem } from './content-files';
+import { loadContentInParallel } from './parallel-content';
 
 export interface ImportItemResult extends CommandResult {
   kind: 'listing' | 'error-entry';
@@ -46,13 +48,14 @@ export class CatalogImportService {
     private readonly categories: CategoryCatalog,
     private readonly redis: RedisConnection,
     private readonly projection: ProjectionRunner,
+    private readonly config: AppConfig,
   ) {}
 
   async import(paths: string[], options: ImportOptions): Promise<ImportReport> {
     const versions = await this.store.versionsByType();
     const listingVersions = versions.get(LISTING_AGGREGATE) ?? new Map<string, number>();
     const entryVersions = versions.get(ERROR_ENTRY_AGGREGATE) ?? new Map<string, number>();
-    const content = loadContent(paths, this.categories, await this.publishedListings());
+    const content = await loadContentInParallel(paths, this.categories, await this.publishedListings(), this.config.projectorWorkers);
     if (content.problems.length > 0) return { problems: content.problems, results: [], projection: 'not-needed' };
 
     const jobs: Array<() => Promise<ImportItemResult>> = [];

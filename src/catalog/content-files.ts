@@ -62,6 +62,42 @@ export function collectFiles(paths: string[]): { files: string[]; problems: Cont
   return { files: [...files].sort(), problems };
 }
 
+/** One file read and validated on its own (the rules that need other files come after, in assemble). */
+export interface FileReading {
+  file: string;
+  /** The slug a listing file claims, valid or not (so one bad file is reported once, not as a broken reference too). */
+  slug?: string;
+  listing?: ListingDocument;
+  errorEntry?: { id: string; entry: ErrorEntryDocument };
+  problems: ContentProblem[];
+}
+
+export function readContentFile(file: string): FileReading {
+  let plain: unknown;
+  try {
+    const text = readFileSync(file, 'utf8');
+    plain = extname(file) === '.json' ? JSON.parse(text) : parse(text);
+  } catch (error) {
+    const reason = `not valid ${extname(file) === '.json' ? 'JSON' : 'YAML'}: ${(error as Error).message.split('\n')[0]}`;
+    return { file, problems: [{ file, field: '(file)', reason }] };
+  }
+  const record = (plain && typeof plain === 'object' ? plain : {}) as Record<string, unknown>;
+  if ('slug' in record) {
+    const { listing, problems } = parseListing(plain);
+    return {
+      file,
+      slug: typeof record.slug === 'string' ? record.slug : undefined,
+      listing,
+      problems: problems.map((p) => ({ file, ...p })),
+    };
+  }
+  if ('provider' in record || 'status' in record) {
+    const { entry, problems } = parseErrorEntry(plain);
+    return { file, errorEntry: entry && { id: errorEntryId(entry), entry }, problems: problems.map((p) => ({ file, ...p })) };
+  }
+  return { file, problems: [{ file, field: '(document)', reason: 'is neither a listing (no `slug`) nor an error entry (no `provider` and `status`)' }] };
+}
+
 /**
  * Reads and validates every file first: each is a listing (has `slug`) or an error entry (has `provider`
  * and `status`). Cross-file rules: no slug or entry twice, known categories, and references (similar
@@ -69,32 +105,24 @@ export function collectFiles(paths: string[]): { files: string[]; problems: Cont
  */
 export function loadContent(paths: string[], categories: CategoryCatalog, existingListings: Set<string>): LoadedContent {
   const { files, problems } = collectFiles(paths);
+  return assemble(files.map(readContentFile), problems, categories, existingListings);
+}
+
+/** The cross-file rules over files read and validated one by one (in the order of the files). */
+export function assemble(
+  readings: FileReading[],
+  problems: ContentProblem[],
+  categories: CategoryCatalog,
+  existingListings: Set<string>,
+): LoadedContent {
   const listings: LoadedListing[] = [];
   const errorEntries: LoadedErrorEntry[] = [];
-  // Slugs of every listing file, valid or not, so one bad file is reported once, not as a broken reference too.
   const slugsInFiles = new Set<string>();
-  for (const file of files) {
-    let plain: unknown;
-    try {
-      const text = readFileSync(file, 'utf8');
-      plain = extname(file) === '.json' ? JSON.parse(text) : parse(text);
-    } catch (error) {
-      problems.push({ file, field: '(file)', reason: `not valid ${extname(file) === '.json' ? 'JSON' : 'YAML'}: ${(error as Error).message.split('\n')[0]}` });
-      continue;
-    }
-    const record = (plain && typeof plain === 'object' ? plain : {}) as Record<string, unknown>;
-    if ('slug' in record) {
-      if (typeof record.slug === 'string') slugsInFiles.add(record.slug);
-      const { listing, problems: found } = parseListing(plain);
-      problems.push(...found.map((p) => ({ file, ...p })));
-      if (listing) listings.push({ file, listing });
-    } else if ('provider' in record || 'status' in record) {
-      const { entry, problems: found } = parseErrorEntry(plain);
-      problems.push(...found.map((p) => ({ file, ...p })));
-      if (entry) errorEntries.push({ file, id: errorEntryId(entry), entry });
-    } else {
-      problems.push({ file, field: '(document)', reason: 'is neither a listing (no `slug`) nor an error entry (no `provider` and `status`)' });
-    }
+  for (const reading of readings) {
+    problems.push(...reading.problems);
+    if (reading.slug !== undefined) slugsInFiles.add(reading.slug);
+    if (reading.listing) listings.push({ file: reading.file, listing: reading.listing });
+    if (reading.errorEntry) errorEntries.push({ file: reading.file, ...reading.errorEntry });
   }
 
   const slugFiles = new Map<string, string>();

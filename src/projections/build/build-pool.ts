@@ -1,6 +1,5 @@
-import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
+import { workerScript } from '../../workers/worker-script';
 import type { ErrorEntryDocument } from '../../error-reference/error-entry.document';
 import type { ListingCard } from '../catalog-state';
 import { BuilderSettings, BuiltShare, ListingBuilder, RenderedShare } from './listing-builder';
@@ -101,7 +100,7 @@ function inThreadShare(builder: ListingBuilder): Share {
 }
 
 function workerShare(settings: BuilderSettings): Share {
-  const worker = new Worker(workerScript(), { workerData: settings });
+  const worker = new Worker(workerScript(__dirname, 'build-worker'), { workerData: settings });
   const waiting = new Map<number, { resolve: (value: unknown) => void; reject: (error: Error) => void }>();
   let nextId = 0;
   let failure: Error | null = null;
@@ -137,16 +136,4 @@ function workerShare(settings: BuilderSettings): Share {
     },
   };
   return share;
-}
-
-/**
- * The worker's compiled script. Run from TypeScript sources (the test runner), this is the build's copy
- * under dist/, which `npm test` compiles first.
- */
-function workerScript(): string {
-  const beside = join(__dirname, 'build-worker.js');
-  if (existsSync(beside)) return beside;
-  const compiled = resolve(__dirname, '../../../dist/src/projections/build/build-worker.js');
-  if (existsSync(compiled)) return compiled;
-  throw new Error(`build worker script not found (${beside}); run npm run build`);
 }
