@@ -60,6 +60,26 @@ export class RespWriter {
     return this;
   }
 
+  /**
+   * A bulk argument of exactly `byteLength` bytes that `fill` writes into the writer's memory from `at`
+   * (a binary value built in place, such as a RESTORE payload: no intermediate buffer).
+   */
+  raw(byteLength: number, fill: (buffer: Buffer, at: number) => void): this {
+    this.reserve(byteLength + 24);
+    this.buffer[this.length++] = 0x24; // '$'
+    this.writeInteger(byteLength);
+    fill(this.buffer, this.length);
+    this.length += byteLength;
+    this.buffer.writeUInt16LE(CRLF, this.length);
+    this.length += 2;
+    return this;
+  }
+
+  /** Bytes written so far (a sender flushes a pipeline once it holds enough). */
+  get size(): number {
+    return this.length;
+  }
+
   /** An argument encoded beforehand by encodeString (for an argument repeated many times). */
   encoded(bytes: Uint8Array): this {
     this.reserve(bytes.length);
