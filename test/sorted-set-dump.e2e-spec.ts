@@ -67,14 +67,14 @@ it.each([
   }
   const restoredKey = `${prefix}:r:${count}:${length(3)}`;
   await restore(restoredKey, descending(entries));
-  expect(await redis.zrange(restoredKey, 0, -1, 'WITHSCORES')).toEqual(await redis.zrange(zaddKey, 0, -1, 'WITHSCORES'));
+  expect(await redis.zrange(restoredKey, '0', '-1', 'WITHSCORES')).toEqual(await redis.zrange(zaddKey, '0', '-1', 'WITHSCORES'));
   expect(await redis.object('ENCODING', restoredKey)).toBe(await redis.object('ENCODING', zaddKey));
 });
 
 it('takes a member of 16,384 bytes and more (32-bit length)', async () => {
   const long = 'x'.repeat(20_000);
   await restore(`${prefix}:long`, descending([[long, 3], ['short', 1]]));
-  expect(await redis.zrange(`${prefix}:long`, 0, -1, 'WITHSCORES')).toEqual(['short', '1', long, '3']);
+  expect(await redis.zrange(`${prefix}:long`, '0', '-1', 'WITHSCORES')).toEqual(['short', '1', long, '3']);
 });
 
 it('a corrupted payload is refused, not loaded', async () => {
