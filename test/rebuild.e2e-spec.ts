@@ -13,9 +13,10 @@ import { REDIS_URL, RunningService, startService } from './support/harness';
 import { dumpGeneration } from './support/read-model-dump';
 
 /**
- * A rebuild parses, indexes and renders listings on worker threads (PROJECTOR_WORKERS): whatever the
- * number of threads, and on none, it must write the very same generation, dictionary included; and a build
- * that fails must leave the live generation alone and its own keys gone.
+ * A rebuild parses, indexes and renders listings on worker threads (PROJECTOR_WORKERS) and loads the
+ * index with RESTORE: whatever the number of threads, and on none, it must write the very same generation
+ * the service projected event by event (with ZADD), dictionary included, and the same again where Redis
+ * refuses RESTORE; and a build that fails must leave the live generation alone and its own keys gone.
  */
 let service: RunningService;
 let store: EventStore;
@@ -63,6 +64,27 @@ it('writes the same generation on 3 worker threads, on 1 and on none, in one ren
     const report = await runnerWith(workers, batch).rebuild();
     expect(report.generation).toBe(await current());
     expect(await dump(report.generation)).toEqual(live);
+  }
+}, 120_000);
+
+it('on a Redis that refuses RESTORE (here an ACL), writes the same generation with ZADD', async () => {
+  const live = await dump(await current());
+  const user = `rebuild-no-restore-${process.pid}`;
+  await redis.acl('SETUSER', user, 'on', 'nopass', '~*', '&*', '+@all', '-restore');
+  const url = new URL(REDIS_URL);
+  url.username = user;
+  url.password = 'unused';
+  const config = service.config.with({ redisUrl: url.toString(), projectorWorkers: 2 });
+  const connection = new RedisConnection(config);
+  await connection.onModuleInit();
+  try {
+    const runner = new ProjectionRunner(connection, store, config, service.app.get(CategoryCatalog), service.app.get(ReadModelReader));
+    const report = await runner.rebuild();
+    expect(report.generation).toBe(await current());
+    expect(await dump(report.generation)).toEqual(live);
+  } finally {
+    await connection.onApplicationShutdown();
+    await redis.acl('DELUSER', user);
   }
 }, 120_000);
 

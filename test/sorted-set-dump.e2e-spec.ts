@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { queueEncoded, RespWriter } from '../src/redis/resp-writer';
-import { appendRestoreSortedSet, crc64, restoreAccepted, SortedSetEntries } from '../src/redis/sorted-set-dump';
+import { appendRestoreSortedSet, crc64, PayloadMembers, restoreAccepted } from '../src/redis/sorted-set-dump';
 import { REDIS_URL, uniqueNamespace } from './support/harness';
 
 /**
@@ -17,16 +17,20 @@ afterAll(async () => {
   await redis.quit();
 });
 
-/** Entries from the greatest (score, member) down, as a rebuild orders them. */
-function descending(members: Array<[string, number]>): SortedSetEntries {
-  const sorted = [...members].sort(([am, as], [bm, bs]) => bs - as || Buffer.compare(Buffer.from(bm), Buffer.from(am)));
-  const bytes = sorted.map(([member]) => Buffer.from(member));
-  return { count: sorted.length, member: (i) => bytes[i], score: (i) => sorted[i][1] };
+/** A set's members, scores and order, from the greatest (score, member) down, as a rebuild gives them. */
+interface Entries {
+  members: PayloadMembers;
+  ids: number[];
+  scores: number[];
+}
+function descending(entries: Array<[string, number]>): Entries {
+  const sorted = [...entries].sort(([am, as], [bm, bs]) => bs - as || Buffer.compare(Buffer.from(bm), Buffer.from(am)));
+  return { members: new PayloadMembers(sorted.map(([member]) => Buffer.from(member))), ids: sorted.map((_, i) => i), scores: sorted.map(([, score]) => score) };
 }
 
-async function restore(key: string, entries: SortedSetEntries, version?: number): Promise<void> {
+async function restore(key: string, { members, ids, scores }: Entries, version?: number): Promise<void> {
   const writer = new RespWriter(64);
-  appendRestoreSortedSet(writer, key, entries, version);
+  appendRestoreSortedSet(writer, key, members, ids, scores, ids.length, version);
   const pipeline = redis.pipeline();
   queueEncoded(pipeline, writer);
   const [[error]] = (await pipeline.exec())!;
@@ -79,7 +83,8 @@ it('takes a member of 16,384 bytes and more (32-bit length)', async () => {
 
 it('a corrupted payload is refused, not loaded', async () => {
   const writer = new RespWriter(64);
-  appendRestoreSortedSet(writer, `${prefix}:corrupt`, descending([['a', 1]]));
+  const { members, ids, scores } = descending([['a', 1]]);
+  appendRestoreSortedSet(writer, `${prefix}:corrupt`, members, ids, scores);
   const bytes = writer.bytes();
   bytes[bytes.length - 20] ^= 0xff; // inside the payload, before the checksum
   const pipeline = redis.pipeline();

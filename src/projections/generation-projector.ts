@@ -13,6 +13,7 @@ import { CatalogState, cardOf } from './catalog-state';
 import { renderCategories } from './projectors/categories.projector';
 import { WriteBatch } from './write-batch';
 import type { BuildPool } from './build/build-pool';
+import { PostingLists } from './build/posting-lists';
 import { renderErrorEntry } from './projectors/error-reference.projector';
 import { relatedListings, renderListing } from './projectors/tool-detail.projector';
 
@@ -193,6 +194,11 @@ export class GenerationProjector {
     }
   }
 
+  /** Rebuild only: the index postings of every share built, written whole by renderDeferred. */
+  private postings = new PostingLists();
+
+  private writingIndex: Promise<void> = Promise.resolve();
+
   /** Shares handed to the build pool whose results are not taken in yet. */
   private building: Array<Promise<void>> = [];
 
@@ -210,6 +216,7 @@ export class GenerationProjector {
         this.state.setCard(card);
         this.deferred.add(card.slug);
       }
+      this.postings.add(share.cards.map((card) => card.slug), share.postings);
       for (const slug of share.withdrawn) this.state.forget(slug);
       if (share.others.length > 0) {
         const changes = foldBatch(share.others);
@@ -237,21 +244,29 @@ export class GenerationProjector {
   /** After a failed build: waits until no share of it is being taken in (failures ignored). */
   async settle(): Promise<void> {
     while (this.building.length > 0) await Promise.allSettled(this.building.splice(0));
+    await this.writingIndex.catch(() => undefined);
   }
 
   /**
-   * Renders what the build deferred, on the builders that indexed each listing, then the error entries
-   * and the categories; once Redis confirmed every write, sets the checkpoint.
+   * Writes the search index from the postings gathered (RESTORE when `restore`, else ZADD) while the
+   * builders render what the build deferred, each on the builder that indexed the listing; then the error
+   * entries and the categories; once Redis confirmed every write, sets the checkpoint.
    */
-  async renderDeferred(checkpoint: string, appliedEvents: number, pool: BuildPool, chunkSize = 500): Promise<void> {
+  async renderDeferred(checkpoint: string, appliedEvents: number, pool: BuildPool, restore: boolean, chunkSize = 500): Promise<void> {
     while (this.building.length > 0) await this.building.shift();
     const pending = [...this.deferred];
     this.deferred.clear();
     const slugs = pending.filter((marker) => !marker.startsWith('error:') && this.state.cards.has(marker));
+    // The index is written from this thread while the builders render.
+    const index = this.postings.write(this.client, (term) => this.keys.term(term), restore);
+    this.writingIndex = index;
+    index.catch(() => undefined);
     await pool.setCatalog([...this.state.cards.values()], this.state.errors);
     await pool.render(slugs, chunkSize, ({ dependencies }) => {
       for (const [slug, uses, filledFrom] of dependencies) this.state.setDependencies(slug, uses, filledFrom);
     });
+    await index;
+    this.postings = new PostingLists();
     const errors = new WriteBatch((term) => this.keys.term(term));
     await this.renderDirty(errors, new Set(pending.filter((marker) => marker.startsWith('error:'))), new Map());
     await this.send(errors);

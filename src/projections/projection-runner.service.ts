@@ -4,6 +4,7 @@ import { AppConfig } from '../config/app-config';
 import { comparePositions, EventStore } from '../event-store/event-store.service';
 import { RedisClient, RedisConnection } from '../redis/redis-connection';
 import { GenerationProjector, READ_MODEL_VERSION, START_POSITION } from './generation-projector';
+import { restoreAccepted } from '../redis/sorted-set-dump';
 import { BuildPool } from './build/build-pool';
 import { Generations } from './generations';
 import { ProjectorLease } from './projector-lease';
@@ -143,6 +144,7 @@ export class ProjectionRunner implements OnApplicationShutdown {
     const generation = await this.generations.allocate();
     const projector = new GenerationProjector(this.txClient(), generation, this.redis.keys.generation(generation), this.categories);
     await projector.initialise();
+    const restore = await this.restoreAccepted(generation);
     let applied = 0;
     const phases = { indexMs: 0, renderMs: 0, catchUpMs: 0 };
     const pool = BuildPool.start(
@@ -159,7 +161,7 @@ export class ProjectionRunner implements OnApplicationShutdown {
       }
       const indexed = Date.now();
       phases.indexMs = indexed - started;
-      await projector.renderDeferred(upTo, total, pool, this.config.projectorBatchSize);
+      await projector.renderDeferred(upTo, total, pool, restore, this.config.projectorBatchSize);
       await pool.close();
       const rendered = Date.now();
       phases.renderMs = rendered - indexed;
@@ -275,6 +277,17 @@ export class ProjectionRunner implements OnApplicationShutdown {
     this.reader.invalidate();
     await this.redis.client.publish(this.redis.keys.changesChannel, this.checkpoint).catch(() => undefined);
   }
+
+  /** Whether Redis takes the index whole with RESTORE (said once when it does not: ZADD is several times slower). */
+  private async restoreAccepted(generation: number): Promise<boolean> {
+    const accepted = await restoreAccepted(this.txClient(), this.redis.keys.generation(generation).restoreProbe);
+    if (!accepted && !this.restoreRefusalReported) {
+      this.restoreRefusalReported = true;
+      this.logger.warn('Redis refuses RESTORE (an ACL or a renamed command?): rebuilds write the search index with ZADD, several times slower');
+    }
+    return accepted;
+  }
+  private restoreRefusalReported = false;
 
   private txClient(): RedisClient {
     return (this.transactions ??= this.redis.dedicatedClient());

@@ -98,6 +98,10 @@ export class GenerationKeys {
   term(term: string): string {
     return `${this.tag}:t:${term}`;
   }
+  /** Written and deleted at the start of a rebuild, to learn whether Redis takes RESTORE (see sorted-set-dump). */
+  get restoreProbe(): string {
+    return `${this.tag}:restore-probe`;
+  }
   /** Every indexed term, all with score 0, for prefix lookups with ZRANGEBYLEX. */
   get termDictionary(): string {
     return `${this.tag}:terms`;

@@ -1,3 +1,4 @@
+import { endianness } from 'node:os';
 import type { RedisClient } from './create-client';
 import { queueEncoded, RespWriter } from './resp-writer';
 
@@ -20,38 +21,67 @@ import { queueEncoded, RespWriter } from './resp-writer';
 export const PAYLOAD_RDB_VERSION = 9;
 const RDB_TYPE_ZSET_2 = 5;
 
-/** One member: its bytes, and its score. Entries must come from the greatest (score, member) down. */
-export interface SortedSetEntries {
-  count: number;
-  member(i: number): Uint8Array;
-  score(i: number): number;
+/**
+ * Members as payloads hold them (each its RDB length, then its bytes), encoded once for every set they
+ * are in, side by side in one block: a rebuild reads them in no particular order millions of times, and one
+ * object per member cost a cache miss or two at each read.
+ */
+export class PayloadMembers {
+  readonly bytes: Uint8Array;
+  readonly starts: Int32Array;
+
+  constructor(members: Uint8Array[]) {
+    this.starts = new Int32Array(members.length + 1);
+    let size = 0;
+    members.forEach((member, i) => {
+      this.starts[i] = size;
+      size += lengthSize(member.length) + member.length;
+    });
+    this.starts[members.length] = size;
+    const bytes = Buffer.allocUnsafe(size);
+    members.forEach((member, i) => bytes.set(member, writeLength(bytes, this.starts[i], member.length)));
+    this.bytes = bytes;
+  }
 }
 
-/** Appends `RESTORE key 0 <payload>` for a new sorted set (the key must not exist). */
-export function appendRestoreSortedSet(writer: RespWriter, key: string, entries: SortedSetEntries, version = PAYLOAD_RDB_VERSION): void {
-  let length = 1 + lengthSize(entries.count) + 2 + 8;
-  for (let i = 0; i < entries.count; i++) {
-    const size = entries.member(i).length;
-    length += lengthSize(size) + size + 8;
-  }
+/**
+ * Appends `RESTORE key 0 <payload>` for a new sorted set (the key must not exist): member `ids[i]` of
+ * `members` with score `scores[i]`, for i from 0 to count - 1, from the greatest (score, member) down.
+ */
+export function appendRestoreSortedSet(
+  writer: RespWriter,
+  key: string,
+  members: PayloadMembers,
+  ids: ArrayLike<number>,
+  scores: ArrayLike<number>,
+  count = ids.length,
+  version = PAYLOAD_RDB_VERSION,
+): void {
+  const { bytes, starts } = members;
+  let length = 1 + lengthSize(count) + 2 + 8 + 8 * count;
+  for (let i = 0; i < count; i++) length += starts[ids[i] + 1] - starts[ids[i]];
   writer.begin('restore', key, 3).integer(0);
   writer.raw(length, (buffer, start) => {
     let at = start;
     buffer[at++] = RDB_TYPE_ZSET_2;
-    at = writeLength(buffer, at, entries.count);
-    for (let i = 0; i < entries.count; i++) {
-      const member = entries.member(i);
-      at = writeLength(buffer, at, member.length);
-      for (let b = 0; b < member.length; b++) buffer[at++] = member[b];
-      buffer.writeDoubleLE(entries.score(i), at);
-      at += 8;
+    at = writeLength(buffer, at, count);
+    for (let i = 0; i < count; i++) {
+      const id = ids[i];
+      for (let b = starts[id], end = starts[id + 1]; b < end; b++) buffer[at++] = bytes[b];
+      DOUBLE[0] = scores[i];
+      for (let b = 0; b < 8; b++) buffer[at++] = DOUBLE_BYTES[LITTLE_ENDIAN ? b : 7 - b];
     }
-    buffer.writeUInt16LE(version, at);
-    at += 2;
+    buffer[at++] = version & 0xff;
+    buffer[at++] = version >> 8;
     writeCrc64(buffer, start, at);
   });
   writer.end();
 }
+
+/** A double's bytes, in the machine's order: payloads hold them little-endian. */
+const DOUBLE = new Float64Array(1);
+const DOUBLE_BYTES = new Uint8Array(DOUBLE.buffer);
+const LITTLE_ENDIAN = endianness() === 'LE';
 
 /**
  * Whether this server takes our payloads: restores a one-member set into `probeKey` (then deletes it).
@@ -59,8 +89,7 @@ export function appendRestoreSortedSet(writer: RespWriter, key: string, entries:
  */
 export async function restoreAccepted(client: RedisClient, probeKey: string): Promise<boolean> {
   const writer = new RespWriter();
-  const member = Buffer.from('probe');
-  appendRestoreSortedSet(writer, probeKey, { count: 1, member: () => member, score: () => 1 });
+  appendRestoreSortedSet(writer, probeKey, new PayloadMembers([Buffer.from('probe')]), [0], [1]);
   try {
     await client.del(probeKey);
     const pipeline = client.pipeline();
@@ -97,19 +126,35 @@ function writeLength(buffer: Buffer, at: number, value: number): number {
 
 /**
  * CRC-64 as Redis computes it (Jones polynomial, reflected, initial value 0), over buffer[start, end),
- * written little-endian after it. Table-driven on two 32-bit halves (no BigInt in the loop).
+ * written little-endian after it. Eight bytes a step with eight tables ("slicing by 8", as Redis's own
+ * crcspeed does), each entry as two signed 32-bit halves (no BigInt in the loop, and every value stays a
+ * small integer for V8).
  */
 function writeCrc64(buffer: Buffer, start: number, end: number): void {
   let lo = 0;
   let hi = 0;
-  for (let i = start; i < end; i++) {
-    const index = (lo ^ buffer[i]) & 0xff;
-    const shiftedLo = ((lo >>> 8) | (hi << 24)) >>> 0;
-    lo = (shiftedLo ^ CRC_LO[index]) >>> 0;
-    hi = ((hi >>> 8) ^ CRC_HI[index]) >>> 0;
+  let i = start;
+  for (; i + 8 <= end; i += 8) {
+    const a = lo ^ (buffer[i] | (buffer[i + 1] << 8) | (buffer[i + 2] << 16) | (buffer[i + 3] << 24));
+    const b = hi ^ (buffer[i + 4] | (buffer[i + 5] << 8) | (buffer[i + 6] << 16) | (buffer[i + 7] << 24));
+    const t7 = 7 * 256 + (a & 0xff);
+    const t6 = 6 * 256 + ((a >>> 8) & 0xff);
+    const t5 = 5 * 256 + ((a >>> 16) & 0xff);
+    const t4 = 4 * 256 + (a >>> 24);
+    const t3 = 3 * 256 + (b & 0xff);
+    const t2 = 2 * 256 + ((b >>> 8) & 0xff);
+    const t1 = 256 + ((b >>> 16) & 0xff);
+    const t0 = b >>> 24;
+    lo = CRC_LO[t7] ^ CRC_LO[t6] ^ CRC_LO[t5] ^ CRC_LO[t4] ^ CRC_LO[t3] ^ CRC_LO[t2] ^ CRC_LO[t1] ^ CRC_LO[t0];
+    hi = CRC_HI[t7] ^ CRC_HI[t6] ^ CRC_HI[t5] ^ CRC_HI[t4] ^ CRC_HI[t3] ^ CRC_HI[t2] ^ CRC_HI[t1] ^ CRC_HI[t0];
   }
-  buffer.writeUInt32LE(lo, end);
-  buffer.writeUInt32LE(hi, end + 4);
+  for (; i < end; i++) {
+    const index = (lo ^ buffer[i]) & 0xff;
+    lo = ((lo >>> 8) | (hi << 24)) ^ CRC_LO[index];
+    hi = (hi >>> 8) ^ CRC_HI[index];
+  }
+  buffer.writeInt32LE(lo, end);
+  buffer.writeInt32LE(hi, end + 4);
 }
 
 /** CRC-64 of bytes (for tests: Redis's check value of "123456789" is e9c6d914c4b8d9ca). */
@@ -120,15 +165,23 @@ export function crc64(bytes: Uint8Array): bigint {
   return buffer.readBigUInt64LE(bytes.length);
 }
 
+/** Table k (entries 256k to 256k + 255): the CRC of byte i followed by k zero bytes. */
 const { CRC_LO, CRC_HI } = (() => {
   const reflectedPolynomial = 0x95ac9329ac4bc9b5n; // 0xad93d23594c935a9, bit-reversed
-  const lo = new Uint32Array(256);
-  const hi = new Uint32Array(256);
+  const table: bigint[] = [];
   for (let i = 0; i < 256; i++) {
     let crc = BigInt(i);
     for (let bit = 0; bit < 8; bit++) crc = crc & 1n ? (crc >> 1n) ^ reflectedPolynomial : crc >> 1n;
-    lo[i] = Number(crc & 0xffffffffn);
-    hi[i] = Number(crc >> 32n);
+    table.push(crc);
   }
-  return { CRC_LO: lo, CRC_HI: hi };
+  for (let k = 1; k < 8; k++) {
+    for (let i = 0; i < 256; i++) {
+      const previous = table[(k - 1) * 256 + i];
+      table.push((previous >> 8n) ^ table[Number(previous & 0xffn)]);
+    }
+  }
+  return {
+    CRC_LO: Int32Array.from(table, (crc) => Number(BigInt.asIntN(32, crc))),
+    CRC_HI: Int32Array.from(table, (crc) => Number(BigInt.asIntN(32, crc >> 32n))),
+  };
 })();

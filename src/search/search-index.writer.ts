@@ -77,11 +77,17 @@ export class SearchIndexWriter {
     if (!next) return;
     for (const [term, score] of next) {
       if (previous?.get(term) !== score) tx.termZadd(term, score, slug);
-      if (!this.dictionary.has(term)) {
-        this.dictionary.add(term);
-        tx.zadd(this.keys.termDictionary, 0, term);
-        for (const variant of deletionVariants(term)) tx.sadd(this.keys.deletionVariant(variant), term);
-      }
+    }
+    this.addToDictionary(tx, next.keys());
+  }
+
+  /** Puts terms not seen before in the dictionary, with their deletion variants (for prefix and typo lookups). */
+  addToDictionary(tx: WriteBatch, terms: Iterable<string>): void {
+    for (const term of terms) {
+      if (this.dictionary.has(term)) continue;
+      this.dictionary.add(term);
+      tx.zadd(this.keys.termDictionary, 0, term);
+      for (const variant of deletionVariants(term)) tx.sadd(this.keys.deletionVariant(variant), term);
     }
   }
 }

@@ -15,6 +15,7 @@ import { CatalogState, cardOf, ListingCard } from '../catalog-state';
 import { renderDetail, renderStatic } from '../projectors/tool-detail.projector';
 import { RespWriter } from '../../redis/resp-writer';
 import { WriteBatch } from '../write-batch';
+import { PackedPostings, PostingPacker } from './posting-lists';
 
 /** What building a share of the aggregates leaves for the projector's own thread. */
 export interface BuiltShare {
@@ -26,6 +27,8 @@ export interface BuiltShare {
   withdrawn: string[];
   /** Events that are not listing events (error entries), parsed, for the projector to apply itself. */
   others: Array<EventEnvelope & { position: string }>;
+  /** The index postings of `cards` (the projector writes each term's list whole, see PostingLists). */
+  postings: PackedPostings;
 }
 
 export interface RenderedShare {
@@ -43,14 +46,15 @@ export interface BuilderSettings {
 
 /**
  * The heavy part of building a generation of read models, for one share of the aggregates: reading their
- * newest events, parsing them, tokenising listings into index postings, rendering their documents, and
- * writing all that to Redis on a connection of its own. Builders run on worker threads (see BuildPool),
+ * newest events, parsing them, tokenising listings into index postings (handed to the projector, which
+ * writes each term's list whole: see PostingLists), rendering their documents, and writing those to Redis
+ * on a connection of its own. Builders run on worker threads (see BuildPool),
  * so that several shares are built at once while the projector's thread keeps the catalog's working
  * memory.
  *
  * It writes into a generation that nobody reads or writes yet (a rebuild), so nothing is read first and
  * nothing is deleted. What a listing renders to on its own (summary, comparison row, most of its detail)
- * is rendered while Redis indexes the share before; the builder keeps each detail's head and completes
+ * is rendered while Redis stores the share before; the builder keeps each detail's head and completes
  * it once every card of the catalog is known. Rendering whole details at the end left Redis idle for a
  * fifth of a rebuild while the threads rendered.
  */
@@ -85,22 +89,26 @@ export class ListingBuilder {
 
   /**
    * Builds the listings of these aggregate streams (their newest event at or before `upTo`): sources,
-   * browse sets, search index, summaries and comparison rows. Returns once the writes are sent (see flush).
+   * browse sets, the index's dictionary, summaries and comparison rows; returns the share's postings.
+   * Returns once the writes are sent (see flush).
    */
   async buildShare(streams: string[], upTo: string): Promise<BuiltShare> {
     const events = await readLatestEvents(this.client, this.storeKeys, streams, upTo);
     const keys = this.keys;
-    const writes = new WriteBatch((term) => keys.term(term));
+    const writes = new WriteBatch();
     const cards: ListingCard[] = [];
     const withdrawn: string[] = [];
     const others: BuiltShare['others'] = [];
+    const packer = new PostingPacker();
     for (const raw of events) {
       const event = JSON.parse(raw.json) as EventEnvelope;
       switch (event.type) {
         case LISTING_PUBLISHED:
         case LISTING_REVISED: {
           const listing = (event.data as PublishedData<ListingDocument>).document;
-          this.index.replace(writes, listing.slug, null, listingPostings(listing, this.categories.get(listing.category)));
+          const postings = listingPostings(listing, this.categories.get(listing.category));
+          packer.add(cards.length, postings);
+          this.index.addToDictionary(writes, postings.keys());
           writes.hset(keys.sources, listing.slug, JSON.stringify(listing));
           writes.zadd(keys.browseAll, -listing.popularity, listing.slug);
           writes.zadd(keys.browseCategory(listing.category), -listing.popularity, listing.slug);
@@ -120,7 +128,7 @@ export class ListingBuilder {
       }
     }
     await this.send(writes);
-    return { events: events.length, cards, withdrawn, others };
+    return { events: events.length, cards, withdrawn, others, postings: packer.pack() };
   }
 
   /** Takes the catalog as the projector knows it once every listing is indexed. */

@@ -1,0 +1,189 @@
+import type { RedisClient } from '../../redis/create-client';
+import { queueEncoded, RespWriter } from '../../redis/resp-writer';
+import { appendRestoreSortedSet, PayloadMembers } from '../../redis/sorted-set-dump';
+
+/**
+ * A rebuild's search index, gathered whole and written one term at a time with RESTORE (see
+ * sorted-set-dump.ts for why). Builders tokenise on their threads and hand their postings over packed;
+ * this thread keeps them (16 bytes a posting) until every share is indexed, then orders each term's list
+ * and writes it while the builders render.
+ */
+
+/** The postings of one share of listings, packed for the trip from a builder thread. */
+export interface PackedPostings {
+  terms: string[];
+  /** (term index into `terms`, listing index into the share's cards) for each posting. */
+  pairs: Int32Array;
+  scores: Float64Array;
+}
+
+/** Builder side: collects a share's postings. */
+export class PostingPacker {
+  private readonly termIndex = new Map<string, number>();
+  private readonly terms: string[] = [];
+  private readonly pairs: number[] = [];
+  private readonly scores: number[] = [];
+
+  add(listing: number, postings: Map<string, number>): void {
+    for (const [term, score] of postings) {
+      let index = this.termIndex.get(term);
+      if (index === undefined) {
+        index = this.terms.push(term) - 1;
+        this.termIndex.set(term, index);
+      }
+      this.pairs.push(index, listing);
+      this.scores.push(score);
+    }
+  }
+
+  pack(): PackedPostings {
+    return { terms: this.terms, pairs: Int32Array.from(this.pairs), scores: Float64Array.from(this.scores) };
+  }
+}
+
+/** Bytes of commands sent at a time (the next ones are encoded while Redis loads these). */
+const PIPELINE_BYTES = 8 << 20;
+
+/** Projector side: every share's postings, then written term by term. */
+export class PostingLists {
+  private readonly termNumbers = new Map<string, number>();
+  private readonly terms: string[] = [];
+  private readonly counts: number[] = [];
+  private readonly slugs: string[] = [];
+  private shares: Array<{ termMap: Int32Array; firstSlug: number; postings: PackedPostings }> = [];
+
+  /** Takes a share's postings; `slugs` are its cards' slugs, in the order the pairs refer to. */
+  add(slugs: string[], postings: PackedPostings): void {
+    const firstSlug = this.slugs.length;
+    for (const slug of slugs) this.slugs.push(slug);
+    const termMap = new Int32Array(postings.terms.length);
+    postings.terms.forEach((term, i) => {
+      let number = this.termNumbers.get(term);
+      if (number === undefined) {
+        number = this.terms.push(term) - 1;
+        this.termNumbers.set(term, number);
+        this.counts.push(0);
+      }
+      termMap[i] = number;
+    });
+    const { pairs } = postings;
+    for (let i = 0; i < pairs.length; i += 2) this.counts[termMap[pairs[i]]]++;
+    this.shares.push({ termMap, firstSlug, postings });
+  }
+
+  /** Postings gathered. */
+  get size(): number {
+    return this.counts.reduce((sum, count) => sum + count, 0);
+  }
+
+  /**
+   * Writes every term's sorted set (the keys must not exist): RESTORE when `restore`, else ZADD.
+   * Members go from the greatest (score, slug) down, the order in which Redis loads a set fastest.
+   */
+  async write(client: RedisClient, keyOf: (term: string) => string, restore: boolean): Promise<void> {
+    const { order, scale } = this.ordered();
+    const ranked = this.rankedSlugs();
+    // Members as the payloads or the ZADDs hold them, encoded once (slugs are ASCII by validation, so
+    // string order is byte order).
+    const slugBytes = ranked.map((slug) => Buffer.from(slug));
+    const members = new PayloadMembers(slugBytes);
+    const zaddMembers = restore ? [] : ranked.map((slug) => new RespWriter().encodeString(slug));
+    const offsets = this.offsets();
+    let longest = 0;
+    for (const count of this.counts) longest = Math.max(longest, count);
+    const ranks = new Int32Array(longest);
+    const scores = new Float64Array(longest);
+    const writers = [new RespWriter(PIPELINE_BYTES * 2), new RespWriter(PIPELINE_BYTES * 2)];
+    let writer = writers[0];
+    let inFlight: Promise<void> = Promise.resolve();
+    const send = async (): Promise<void> => {
+      await inFlight; // the other writer's pipeline
+      const pipeline = client.pipeline();
+      queueEncoded(pipeline, writer);
+      inFlight = pipeline.exec().then((result) => {
+        const failed = result?.find(([error]) => error);
+        if (failed) throw failed[0];
+      });
+      inFlight.catch(() => undefined);
+      // The other writer's pipeline was answered (awaited above): its memory can be written again.
+      writer = writer === writers[0] ? writers[1] : writers[0];
+      writer.reset();
+    };
+    for (let term = 0; term < this.terms.length; term++) {
+      const start = offsets[term];
+      const count = this.counts[term];
+      const list = order.subarray(start, start + count).sort();
+      // Ascending after the sort: read from the end for the greatest first.
+      for (let i = 0; i < count; i++) {
+        const key = list[count - 1 - i];
+        const score = Math.floor(key / scale);
+        scores[i] = score;
+        ranks[i] = key - score * scale;
+      }
+      const key = keyOf(this.terms[term]);
+      if (restore) appendRestoreSortedSet(writer, key, members, ranks, scores, count);
+      else {
+        for (let from = 0; from < count; from += 1000) {
+          const to = Math.min(count, from + 1000);
+          writer.begin('zadd', key, 1 + 2 * (to - from));
+          for (let i = from; i < to; i++) writer.integer(scores[i]).encoded(zaddMembers[ranks[i]]);
+          writer.end();
+        }
+      }
+      if (writer.size >= PIPELINE_BYTES) await send();
+    }
+    if (writer.size > 0) await send();
+    await inFlight;
+  }
+
+  /** Where each term's postings start in `ordered`'s array. */
+  private offsets(): Float64Array {
+    const offsets = new Float64Array(this.terms.length);
+    let total = 0;
+    this.counts.forEach((count, term) => {
+      offsets[term] = total;
+      total += count;
+    });
+    return offsets;
+  }
+
+  private rankOf: Int32Array | null = null;
+  private byRank: string[] = [];
+
+  private rankedSlugs(): string[] {
+    if (!this.rankOf) {
+      const numbers = this.slugs.map((_, i) => i).sort((a, b) => (this.slugs[a] < this.slugs[b] ? -1 : this.slugs[a] > this.slugs[b] ? 1 : 0));
+      this.rankOf = new Int32Array(this.slugs.length);
+      numbers.forEach((slug, rank) => (this.rankOf![slug] = rank));
+      this.byRank = numbers.map((slug) => this.slugs[slug]);
+    }
+    return this.byRank;
+  }
+
+  /**
+   * Every posting as one number, grouped by term: score * scale + the slug's rank, so a plain numeric
+   * sort orders a term's list by score, then slug (what Redis compares). Frees the shares.
+   */
+  private ordered(): { order: Float64Array; scale: number } {
+    this.rankedSlugs();
+    const rankOf = this.rankOf!;
+    let scale = 1;
+    while (scale < this.slugs.length) scale *= 2;
+    let highest = 0;
+    for (const { postings } of this.shares) for (const score of postings.scores) if (score > highest) highest = score;
+    if (highest * scale + scale > Number.MAX_SAFE_INTEGER) {
+      throw new Error(`index scores up to ${highest} for ${this.slugs.length} listings do not fit the rebuild's posting keys`);
+    }
+    const offsets = this.offsets();
+    const order = new Float64Array(this.size);
+    for (const { termMap, firstSlug, postings } of this.shares) {
+      const { pairs, scores } = postings;
+      for (let i = 0, p = 0; i < pairs.length; i += 2, p++) {
+        const term = termMap[pairs[i]];
+        order[offsets[term]++] = scores[p] * scale + rankOf[firstSlug + pairs[i + 1]];
+      }
+    }
+    this.shares = [];
+    return { order, scale };
+  }
+}
