@@ -86,6 +86,8 @@ describe('ingest, re-ingest, revise, withdraw, history, export', () => {
     const run = await runCli(namespace, ['fixtures', '--actor', 'seed-test']);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('127 listings: 127 published; 15 error entries: 15 published');
+    // Where the time went, for an operator timing a large import.
+    expect(run.stdout).toMatch(/^time: reading and validating \d+ ms, appending \d+ ms, projecting \d+ ms$/m);
     expect(await redis.xlen(stream)).toBe(142);
     const generation = await redis.get(`{${namespace}:rm}:current`);
     const categories = JSON.parse((await redis.get(`{${namespace}:g${generation}}:categories`))!.split('\n')[1]);

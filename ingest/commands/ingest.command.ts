@@ -33,6 +33,8 @@ export class IngestCommand extends CommandRunner {
     const prefix = options.dryRun ? 'would be ' : '';
     for (const result of report.results) console.log(`${prefix}${describe(result)}`);
     console.log(summarise(report.results, options.dryRun === true));
+    const { readMs, appendMs, projectMs } = report.phases;
+    console.log(`time: reading and validating ${readMs} ms, appending ${appendMs} ms, projecting ${projectMs} ms`);
     if (report.projection === 'pending') {
       console.log('events stored; the running service has not applied them yet (they will show once it does)');
     }

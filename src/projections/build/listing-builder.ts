@@ -108,7 +108,6 @@ export class ListingBuilder {
           const listing = (event.data as PublishedData<ListingDocument>).document;
           const postings = listingPostings(listing, this.categories.get(listing.category));
           packer.add(cards.length, postings);
-          this.index.addToDictionary(writes, postings.keys());
           writes.hset(keys.sources, listing.slug, JSON.stringify(listing));
           writes.zadd(keys.browseAll, -listing.popularity, listing.slug);
           writes.zadd(keys.browseCategory(listing.category), -listing.popularity, listing.slug);
@@ -127,8 +126,11 @@ export class ListingBuilder {
           others.push({ ...event, position: raw.position });
       }
     }
+    const postings = packer.pack();
+    // The share's distinct terms, once each (looking every posting up in the dictionary cost seconds).
+    this.index.addToDictionary(writes, postings.terms);
     await this.send(writes);
-    return { events: events.length, cards, withdrawn, others, postings: packer.pack() };
+    return { events: events.length, cards, withdrawn, others, postings };
   }
 
   /** Takes the catalog as the projector knows it once every listing is indexed. */
