@@ -60,6 +60,18 @@ export class CatalogImportService {
   ) {}
 
   async import(paths: string[], options: ImportOptions): Promise<ImportReport> {
+    // The documents read are dropped once appended (they are out of scope here): a large import held them
+    // through the projection, and the projector's thread collected garbage over a heap twice the size.
+    const { problems, results, phases } = await this.readAndAppend(paths, options);
+    if (problems.length > 0) return { problems, results, projection: 'not-needed', phases };
+    const appended = Date.now();
+    const wrote = !options.dryRun && results.some((r) => ['published', 'revised'].includes(r.outcome));
+    const projection = wrote ? await this.ensureProjected(options.projectionTimeoutMs ?? 30_000) : 'not-needed';
+    phases.projectMs = Date.now() - appended;
+    return { problems: [], results, projection, phases };
+  }
+
+  private async readAndAppend(paths: string[], options: ImportOptions): Promise<Omit<ImportReport, 'projection'>> {
     const started = Date.now();
     const versions = await this.store.versionsByType();
     const listingVersions = versions.get(LISTING_AGGREGATE) ?? new Map<string, number>();
@@ -67,7 +79,7 @@ export class CatalogImportService {
     const content = await loadContentInParallel(paths, this.categories, await this.publishedListings(), this.config.projectorWorkers);
     const read = Date.now();
     const phases = { readMs: read - started, appendMs: 0, projectMs: 0 };
-    if (content.problems.length > 0) return { problems: content.problems, results: [], projection: 'not-needed', phases };
+    if (content.problems.length > 0) return { problems: content.problems, results: [], phases };
 
     const jobs: Array<() => Promise<ImportItemResult>> = [];
     for (const { file, listing } of content.listings) {
@@ -91,12 +103,8 @@ export class CatalogImportService {
       }));
     }
     const results = await runPool(jobs, options.concurrency ?? IMPORT_CONCURRENCY);
-    const appended = Date.now();
-    phases.appendMs = appended - read;
-    const wrote = !options.dryRun && results.some((r) => ['published', 'revised'].includes(r.outcome));
-    const projection = wrote ? await this.ensureProjected(options.projectionTimeoutMs ?? 30_000) : 'not-needed';
-    phases.projectMs = Date.now() - appended;
-    return { problems: [], results, projection, phases };
+    phases.appendMs = Date.now() - read;
+    return { problems: [], results, phases };
   }
 
   /**
