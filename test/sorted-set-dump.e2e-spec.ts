@@ -81,6 +81,13 @@ it('takes a member of 16,384 bytes and more (32-bit length)', async () => {
   expect(await redis.zrange(`${prefix}:long`, '0', '-1', 'WITHSCORES')).toEqual(['short', '1', long, '3']);
 });
 
+it('can be sent again (a resend after a lost connection): the set is the same', async () => {
+  const entries = descending(members(200, () => 15));
+  await restore(`${prefix}:again`, entries);
+  await restore(`${prefix}:again`, entries);
+  expect(await redis.zcard(`${prefix}:again`)).toBe(200);
+});
+
 it('a corrupted payload is refused, not loaded', async () => {
   const writer = new RespWriter(64);
   const { members, ids, scores } = descending([['a', 1]]);

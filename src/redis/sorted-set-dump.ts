@@ -1,4 +1,5 @@
 import { endianness } from 'node:os';
+import { ReplyError } from 'ioredis';
 import type { RedisClient } from './create-client';
 import { queueEncoded, RespWriter } from './resp-writer';
 
@@ -15,7 +16,7 @@ import { queueEncoded, RespWriter } from './resp-writer';
  *
  * The result is the same sorted set: Redis keeps small ones (up to zset-max-listpack-entries) in its
  * compact encoding after loading, exactly as it does after ZADD. The payload uses RDB version 9
- * (Redis 6.2); Redis refuses only payloads newer than itself, so every later version reads it. Servers
+ * (that of Redis 5 and 6); Redis refuses only payloads newer than itself, so every later version reads it. Servers
  * that refuse RESTORE (an ACL, a renamed command) are detected by `restoreAccepted` and written with ZADD.
  */
 export const PAYLOAD_RDB_VERSION = 9;
@@ -45,8 +46,9 @@ export class PayloadMembers {
 }
 
 /**
- * Appends `RESTORE key 0 <payload>` for a new sorted set (the key must not exist): member `ids[i]` of
- * `members` with score `scores[i]`, for i from 0 to count - 1, from the greatest (score, member) down.
+ * Appends `RESTORE key 0 <payload> REPLACE`: the sorted set of member `ids[i]` of `members` with score
+ * `scores[i]`, for i from 0 to count - 1, from the greatest (score, member) down. REPLACE makes it safe to
+ * send again (ioredis resends what a lost connection left unanswered).
  */
 export function appendRestoreSortedSet(
   writer: RespWriter,
@@ -60,7 +62,7 @@ export function appendRestoreSortedSet(
   const { bytes, starts } = members;
   let length = 1 + lengthSize(count) + 2 + 8 + 8 * count;
   for (let i = 0; i < count; i++) length += starts[ids[i] + 1] - starts[ids[i]];
-  writer.begin('restore', key, 3).integer(0);
+  writer.begin('restore', key, 4).integer(0);
   writer.raw(length, (buffer, start) => {
     let at = start;
     buffer[at++] = RDB_TYPE_ZSET_2;
@@ -75,7 +77,7 @@ export function appendRestoreSortedSet(
     buffer[at++] = version >> 8;
     writeCrc64(buffer, start, at);
   });
-  writer.end();
+  writer.string('REPLACE').end();
 }
 
 /** A double's bytes, in the machine's order: payloads hold them little-endian. */
@@ -85,22 +87,23 @@ const LITTLE_ENDIAN = endianness() === 'LE';
 
 /**
  * Whether this server takes our payloads: restores a one-member set into `probeKey` (then deletes it).
- * False when RESTORE is refused for any reason (ACL, renamed command, a server that does not read them).
+ * False when Redis answers that it refuses them (an ACL, a renamed or disabled command, a payload it cannot
+ * read); any other failure (a lost connection) is thrown, not taken for a refusal.
  */
 export async function restoreAccepted(client: RedisClient, probeKey: string): Promise<boolean> {
   const writer = new RespWriter();
-  appendRestoreSortedSet(writer, probeKey, new PayloadMembers([Buffer.from('probe')]), [0], [1]);
+  appendRestoreSortedSet(writer, probeKey, new PayloadMembers([Buffer.from('probe')]), Int32Array.of(0), Float64Array.of(1));
+  const pipeline = client.pipeline();
+  queueEncoded(pipeline, writer);
+  const [[error]] = (await pipeline.exec())!;
   try {
-    await client.del(probeKey);
-    const pipeline = client.pipeline();
-    queueEncoded(pipeline, writer);
-    const [[error]] = (await pipeline.exec())!;
-    if (error) return false;
+    if (error) {
+      if (error instanceof ReplyError) return false;
+      throw error;
+    }
     return (await client.zscore(probeKey, 'probe')) === '1';
-  } catch {
-    return false;
   } finally {
-    await client.del(probeKey).catch(() => undefined);
+    await client.del(probeKey);
   }
 }
 

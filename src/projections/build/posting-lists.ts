@@ -50,7 +50,8 @@ export class PostingLists {
   private readonly terms: string[] = [];
   private readonly counts: number[] = [];
   private readonly slugs: string[] = [];
-  private shares: Array<{ termMap: Int32Array; firstSlug: number; postings: PackedPostings }> = [];
+  /** What each share's postings are kept as until written: their term numbers here, listings, scores. */
+  private shares: Array<{ termMap: Int32Array; firstSlug: number; pairs: Int32Array; scores: Float64Array }> = [];
 
   /** Takes a share's postings; `slugs` are its cards' slugs, in the order the pairs refer to. */
   add(slugs: string[], postings: PackedPostings): void {
@@ -68,7 +69,7 @@ export class PostingLists {
     });
     const { pairs } = postings;
     for (let i = 0; i < pairs.length; i += 2) this.counts[termMap[pairs[i]]]++;
-    this.shares.push({ termMap, firstSlug, postings });
+    this.shares.push({ termMap, firstSlug, pairs, scores: postings.scores });
   }
 
   /** Postings gathered. */
@@ -77,7 +78,7 @@ export class PostingLists {
   }
 
   /**
-   * Writes every term's sorted set (the keys must not exist): RESTORE when `restore`, else ZADD.
+   * Writes every term's sorted set into a new generation: RESTORE when `restore`, else ZADD.
    * Members go from the greatest (score, slug) down, the order in which Redis loads a set fastest.
    */
   async write(client: RedisClient, keyOf: (term: string) => string, restore: boolean): Promise<void> {
@@ -87,7 +88,8 @@ export class PostingLists {
     // string order is byte order).
     const slugBytes = ranked.map((slug) => Buffer.from(slug));
     const members = new PayloadMembers(slugBytes);
-    const zaddMembers = restore ? [] : ranked.map((slug) => new RespWriter().encodeString(slug));
+    const encoder = new RespWriter(256);
+    const zaddMembers = restore ? [] : ranked.map((slug) => encoder.encodeString(slug));
     const offsets = this.offsets();
     let longest = 0;
     for (const count of this.counts) longest = Math.max(longest, count);
@@ -109,31 +111,36 @@ export class PostingLists {
       writer = writer === writers[0] ? writers[1] : writers[0];
       writer.reset();
     };
-    for (let term = 0; term < this.terms.length; term++) {
-      const start = offsets[term];
-      const count = this.counts[term];
-      const list = order.subarray(start, start + count).sort();
-      // Ascending after the sort: read from the end for the greatest first.
-      for (let i = 0; i < count; i++) {
-        const key = list[count - 1 - i];
-        const score = Math.floor(key / scale);
-        scores[i] = score;
-        ranks[i] = key - score * scale;
-      }
-      const key = keyOf(this.terms[term]);
-      if (restore) appendRestoreSortedSet(writer, key, members, ranks, scores, count);
-      else {
-        for (let from = 0; from < count; from += 1000) {
-          const to = Math.min(count, from + 1000);
-          writer.begin('zadd', key, 1 + 2 * (to - from));
-          for (let i = from; i < to; i++) writer.integer(scores[i]).encoded(zaddMembers[ranks[i]]);
-          writer.end();
+    try {
+      for (let term = 0; term < this.terms.length; term++) {
+        const start = offsets[term];
+        const count = this.counts[term];
+        const list = order.subarray(start, start + count).sort();
+        // Ascending after the sort: read from the end for the greatest first.
+        for (let i = 0; i < count; i++) {
+          const key = list[count - 1 - i];
+          const score = Math.floor(key / scale);
+          scores[i] = score;
+          ranks[i] = key - score * scale;
         }
+        const key = keyOf(this.terms[term]);
+        if (restore) appendRestoreSortedSet(writer, key, members, ranks, scores, count);
+        else {
+          for (let from = 0; from < count; from += 1000) {
+            const to = Math.min(count, from + 1000);
+            writer.begin('zadd', key, 1 + 2 * (to - from));
+            for (let i = from; i < to; i++) writer.integer(scores[i]).encoded(zaddMembers[ranks[i]]);
+            writer.end();
+          }
+        }
+        if (writer.size >= PIPELINE_BYTES) await send();
       }
-      if (writer.size >= PIPELINE_BYTES) await send();
+      if (writer.size > 0) await send();
+      await inFlight;
+    } finally {
+      // Whatever failed, nothing of this write is still on its way once it returns (see settle()).
+      await inFlight.catch(() => undefined);
     }
-    if (writer.size > 0) await send();
-    await inFlight;
   }
 
   /** Where each term's postings start in `ordered`'s array. */
@@ -170,14 +177,13 @@ export class PostingLists {
     let scale = 1;
     while (scale < this.slugs.length) scale *= 2;
     let highest = 0;
-    for (const { postings } of this.shares) for (const score of postings.scores) if (score > highest) highest = score;
+    for (const { scores } of this.shares) for (const score of scores) if (score > highest) highest = score;
     if (highest * scale + scale > Number.MAX_SAFE_INTEGER) {
       throw new Error(`index scores up to ${highest} for ${this.slugs.length} listings do not fit the rebuild's posting keys`);
     }
     const offsets = this.offsets();
     const order = new Float64Array(this.size);
-    for (const { termMap, firstSlug, postings } of this.shares) {
-      const { pairs, scores } = postings;
+    for (const { termMap, firstSlug, pairs, scores } of this.shares) {
       for (let i = 0, p = 0; i < pairs.length; i += 2, p++) {
         const term = termMap[pairs[i]];
         order[offsets[term]++] = scores[p] * scale + rankOf[firstSlug + pairs[i + 1]];

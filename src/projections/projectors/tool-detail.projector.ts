@@ -61,7 +61,7 @@ export function renderListing(listing: ListingDocument, state: CatalogState, cat
 
 /**
  * The part of a listing's rendering that depends on the listing alone. A rebuild does it while Redis
- * indexes, and completes the details once every listing is known.
+ * stores the share before, and completes the details once every listing is known.
  */
 export function renderStatic(listing: ListingDocument, categories: CategoryCatalog): StaticRendering {
   const category = categories.get(listing.category);
