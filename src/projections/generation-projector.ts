@@ -204,9 +204,10 @@ export class GenerationProjector {
 
   /**
    * Rebuild only: builds the listings of these aggregate streams into a generation that nobody reads or
-   * writes yet. The pool's builders read, parse, tokenise and write them on their threads; this thread keeps
-   * the working memory (cards, error entries) and the index postings, and applies the error entries. Rendering is deferred to
-   * renderDeferred. Returns once the share is handed over; `onBuilt` is told how many events it held.
+   * writes yet. The pool's builders read, parse, tokenise and write them on their threads; this thread
+   * keeps the working memory (cards, error entries) and the index postings, and applies the error entries.
+   * Rendering is deferred to renderDeferred. Returns once the share is handed over; `onBuilt` is told how
+   * many events it held.
    */
   async buildChunk(streams: string[], upTo: string, pool: BuildPool, onBuilt?: (events: number) => void): Promise<void> {
     // Enough shares in hand to keep every builder busy, and no more (memory).

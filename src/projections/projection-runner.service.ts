@@ -144,7 +144,6 @@ export class ProjectionRunner implements OnApplicationShutdown {
     const generation = await this.generations.allocate();
     const projector = new GenerationProjector(this.txClient(), generation, this.redis.keys.generation(generation), this.categories);
     await projector.initialise();
-    const restore = await this.restoreAccepted(generation);
     let applied = 0;
     const phases = { indexMs: 0, renderMs: 0, catchUpMs: 0 };
     const pool = BuildPool.start(
@@ -152,6 +151,7 @@ export class ProjectionRunner implements OnApplicationShutdown {
       this.config.projectorWorkers,
     );
     try {
+      const restore = await this.restoreAccepted(generation);
       const streams = await this.store.aggregateStreams();
       for (let i = 0; i < streams.length; i += REBUILD_SHARE) {
         await projector.buildChunk(streams.slice(i, i + REBUILD_SHARE), upTo, pool, (events) => {
