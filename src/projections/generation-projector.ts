@@ -12,6 +12,7 @@ import { TOKENIZER_VERSION } from '../search/tokenizer';
 import { CatalogState, cardOf } from './catalog-state';
 import { renderCategories } from './projectors/categories.projector';
 import { WriteBatch } from './write-batch';
+import { sendEncoded } from '../redis/resp-writer';
 import type { BuildPool } from './build/build-pool';
 import { PostingLists } from './build/posting-lists';
 import { renderErrorEntry } from './projectors/error-reference.projector';
@@ -235,11 +236,7 @@ export class GenerationProjector {
 
   /** Writes of this thread during a build (error entries), as a plain pipeline, as the builders do. */
   private async send(writes: WriteBatch): Promise<void> {
-    const pipeline = this.client.pipeline();
-    writes.applyTo(pipeline);
-    const result = await pipeline.exec();
-    const failed = result?.find(([error]) => error);
-    if (failed) throw failed[0];
+    await sendEncoded(this.client, writes.encode());
   }
 
   /** After a failed build: waits until no share of it is being taken in (failures ignored). */

@@ -1,5 +1,5 @@
 import { Command } from 'ioredis';
-import type { ChainableCommander } from 'ioredis';
+import type { ChainableCommander, Cluster, Redis } from 'ioredis';
 
 const CRLF = 0x0a0d; // "\r\n" read as a little-endian uint16
 
@@ -193,6 +193,17 @@ export function queueEncoded(pipeline: ChainableCommander, writer: RespWriter): 
     sender.sendCommand(new EncodedCommand(writer.names[i], writer.keys[i], all.subarray(start, end)));
     start = end;
   }
+}
+
+/**
+ * Sends a writer's commands as one plain pipeline (no transaction) and throws the first command's error,
+ * if any. The writer's memory must not be written again until this settles.
+ */
+export async function sendEncoded(client: Pick<Redis | Cluster, 'pipeline'>, writer: RespWriter): Promise<void> {
+  const pipeline = client.pipeline();
+  queueEncoded(pipeline, writer);
+  const failed = (await pipeline.exec())?.find(([error]) => error);
+  if (failed) throw failed[0];
 }
 
 function digits(value: number): number {

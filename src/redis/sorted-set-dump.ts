@@ -1,7 +1,7 @@
 import { endianness } from 'node:os';
 import { ReplyError } from 'ioredis';
 import type { RedisClient } from './create-client';
-import { queueEncoded, RespWriter } from './resp-writer';
+import { RespWriter, sendEncoded } from './resp-writer';
 
 /**
  * Sorted sets written whole with RESTORE, in the serialized form Redis's own DUMP gives (RDB type
@@ -93,15 +93,12 @@ const LITTLE_ENDIAN = endianness() === 'LE';
 export async function restoreAccepted(client: RedisClient, probeKey: string): Promise<boolean> {
   const writer = new RespWriter();
   appendRestoreSortedSet(writer, probeKey, new PayloadMembers([Buffer.from('probe')]), Int32Array.of(0), Float64Array.of(1));
-  const pipeline = client.pipeline();
-  queueEncoded(pipeline, writer);
-  const [[error]] = (await pipeline.exec())!;
   try {
-    if (error) {
-      if (error instanceof ReplyError) return false;
-      throw error;
-    }
+    await sendEncoded(client, writer);
     return (await client.zscore(probeKey, 'probe')) === '1';
+  } catch (error) {
+    if (error instanceof ReplyError) return false;
+    throw error;
   } finally {
     await client.del(probeKey);
   }

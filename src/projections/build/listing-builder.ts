@@ -13,7 +13,7 @@ import type { GenerationKeys } from '../../redis/redis-keys';
 import { listingPostings, SearchIndexWriter } from '../../search/search-index.writer';
 import { CatalogState, cardOf, ListingCard } from '../catalog-state';
 import { renderDetail, renderStatic } from '../projectors/tool-detail.projector';
-import { RespWriter } from '../../redis/resp-writer';
+import { RespWriter, sendEncoded } from '../../redis/resp-writer';
 import { WriteBatch } from '../write-batch';
 import { PackedPostings, PostingPacker } from './posting-lists';
 
@@ -176,12 +176,7 @@ export class ListingBuilder {
    */
   private async send(writes: WriteBatch): Promise<void> {
     await this.inFlight;
-    const pipeline = this.client.pipeline();
-    writes.applyTo(pipeline, this.writer.reset());
-    this.inFlight = pipeline.exec().then((result) => {
-      const failed = result?.find(([error]) => error);
-      if (failed) throw failed[0];
-    });
+    this.inFlight = sendEncoded(this.client, writes.encode(this.writer.reset()));
     this.inFlight.catch(() => undefined);
   }
 }

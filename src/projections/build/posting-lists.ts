@@ -1,5 +1,5 @@
 import type { RedisClient } from '../../redis/create-client';
-import { queueEncoded, RespWriter } from '../../redis/resp-writer';
+import { RespWriter, sendEncoded } from '../../redis/resp-writer';
 import { appendRestoreSortedSet, PayloadMembers } from '../../redis/sorted-set-dump';
 
 /**
@@ -82,12 +82,9 @@ export class PostingLists {
    * Members go from the greatest (score, slug) down, the order in which Redis loads a set fastest.
    */
   async write(client: RedisClient, keyOf: (term: string) => string, restore: boolean): Promise<void> {
-    const { order, scale } = this.ordered();
-    const ranked = this.rankedSlugs();
-    // Members as the payloads or the ZADDs hold them, encoded once (slugs are ASCII by validation, so
-    // string order is byte order).
-    const slugBytes = ranked.map((slug) => Buffer.from(slug));
-    const members = new PayloadMembers(slugBytes);
+    const { order, scale, ranked } = this.ordered();
+    // Members as the payloads or the ZADDs hold them, encoded once.
+    const members = new PayloadMembers(restore ? ranked.map((slug) => Buffer.from(slug)) : []);
     const encoder = new RespWriter(256);
     const zaddMembers = restore ? [] : ranked.map((slug) => encoder.encodeString(slug));
     const offsets = this.offsets();
@@ -100,12 +97,7 @@ export class PostingLists {
     let inFlight: Promise<void> = Promise.resolve();
     const send = async (): Promise<void> => {
       await inFlight; // the other writer's pipeline
-      const pipeline = client.pipeline();
-      queueEncoded(pipeline, writer);
-      inFlight = pipeline.exec().then((result) => {
-        const failed = result?.find(([error]) => error);
-        if (failed) throw failed[0];
-      });
+      inFlight = sendEncoded(client, writer);
       inFlight.catch(() => undefined);
       // The other writer's pipeline was answered (awaited above): its memory can be written again.
       writer = writer === writers[0] ? writers[1] : writers[0];
@@ -154,26 +146,16 @@ export class PostingLists {
     return offsets;
   }
 
-  private rankOf: Int32Array | null = null;
-  private byRank: string[] = [];
-
-  private rankedSlugs(): string[] {
-    if (!this.rankOf) {
-      const numbers = this.slugs.map((_, i) => i).sort((a, b) => (this.slugs[a] < this.slugs[b] ? -1 : this.slugs[a] > this.slugs[b] ? 1 : 0));
-      this.rankOf = new Int32Array(this.slugs.length);
-      numbers.forEach((slug, rank) => (this.rankOf![slug] = rank));
-      this.byRank = numbers.map((slug) => this.slugs[slug]);
-    }
-    return this.byRank;
-  }
-
   /**
    * Every posting as one number, grouped by term: score * scale + the slug's rank, so a plain numeric
-   * sort orders a term's list by score, then slug (what Redis compares). Frees the shares.
+   * sort orders a term's list by score, then slug (what Redis compares); `ranked` are the slugs by rank
+   * (slugs are ASCII by validation, so string order is byte order). Frees the shares.
    */
-  private ordered(): { order: Float64Array; scale: number } {
-    this.rankedSlugs();
-    const rankOf = this.rankOf!;
+  private ordered(): { order: Float64Array; scale: number; ranked: string[] } {
+    const slugs = this.slugs;
+    const byRank = slugs.map((_, i) => i).sort((a, b) => (slugs[a] < slugs[b] ? -1 : slugs[a] > slugs[b] ? 1 : 0));
+    const rankOf = new Int32Array(slugs.length);
+    byRank.forEach((slug, rank) => (rankOf[slug] = rank));
     let scale = 1;
     while (scale < this.slugs.length) scale *= 2;
     let highest = 0;
@@ -190,6 +172,6 @@ export class PostingLists {
       }
     }
     this.shares = [];
-    return { order, scale };
+    return { order, scale, ranked: byRank.map((slug) => slugs[slug]) };
   }
 }
