@@ -96,3 +96,26 @@ it('writes a second pipeline over the memory of the first once that one is answe
   ]);
   expect(await redis.mget(`${prefix}:r1`, `${prefix}:r2`, `${prefix}:r3`)).toEqual(['first, and longer than what follows it', '二', '1']);
 });
+
+it('stores a value given in parts of text and bytes exactly as their concatenation', async () => {
+  const writer = new RespWriter(16);
+  // Each case is a list of parts; their lengths cross the boundaries where the byte count gains a digit.
+  const cases: Array<Array<string | Buffer>> = [
+    [],
+    ['"etag"\n', Buffer.from('{"a":1'), '}'],
+    [Buffer.from('x'.repeat(5)), 'y'.repeat(4)], // 9 bytes
+    [Buffer.from('ab'), '语语语'], // guessed 5, 11 bytes: one more digit
+    ['语'.repeat(33), Buffer.from('')], // 99 bytes
+    [Buffer.from('语'.repeat(20)), '语'.repeat(14)], // guessed 74, 102 bytes: one more digit
+    [Buffer.from('🚀 𠀋'), 'line\r\nbreak $5\r\n*3', Buffer.from('语'.repeat(34))],
+  ];
+  cases.forEach((parts, i) => writer.begin('hset', `${prefix}:parts`, 3).string(`f${i}`).parts(parts).end());
+  const pipeline = redis.pipeline();
+  queueEncoded(pipeline, writer);
+  expect(await pipeline.exec()).toEqual(cases.map(() => [null, 1]));
+  const stored = await redis.hgetallBuffer(`${prefix}:parts`);
+  cases.forEach((parts, i) => {
+    const joined = Buffer.concat(parts.map((part) => (typeof part === 'string' ? Buffer.from(part) : part)));
+    expect(stored[`f${i}`].equals(joined)).toBe(true);
+  });
+});

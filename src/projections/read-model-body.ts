@@ -5,7 +5,14 @@ import { createHash } from 'node:crypto';
  * `<etag>\n<body>`. The API splits at the first newline (JSON bodies never start with one).
  */
 export function etagOf(body: string | Buffer): string {
-  return `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
+  return etagOfParts([body]);
+}
+
+/** The ETag of a body given in consecutive parts (the same as etagOf of their concatenation). */
+export function etagOfParts(parts: ReadonlyArray<string | Uint8Array>): string {
+  const hash = createHash('sha1');
+  for (const part of parts) hash.update(part);
+  return `"${hash.digest('base64url').slice(0, 22)}"`;
 }
 
 export function withEtag(body: string): string {

@@ -45,7 +45,7 @@ export class WriteBatch {
 
   private readonly zadds = new Map<string, Array<string | number>>();
   private readonly zrems = new Map<string, string[]>();
-  private readonly hsets = new Map<string, Array<string>>();
+  private readonly hsets = new Map<string, Array<HashValue>>();
   private readonly hdels = new Map<string, string[]>();
   private readonly sadds = new Map<string, string[]>();
   private readonly sets = new Map<string, string>();
@@ -57,7 +57,7 @@ export class WriteBatch {
   zrem(key: string, member: string): void {
     listOf(this.zrems, key).push(member);
   }
-  hset(key: string, field: string, value: string): void {
+  hset(key: string, field: string, value: HashValue): void {
     listOf(this.hsets, key).push(field, value);
   }
   hdel(key: string, field: string): void {
@@ -105,15 +105,19 @@ export class WriteBatch {
   }
 }
 
+/** A hash field's value: text, or consecutive parts of text and bytes sent as one value (RespWriter.parts). */
+export type HashValue = string | ReadonlyArray<string | Uint8Array>;
+
 /** One command per `size` arguments: `name key arg...`. */
-function encodeGroups(writer: RespWriter, name: string, key: string, args: Array<string | number>, size: number): void {
+function encodeGroups(writer: RespWriter, name: string, key: string, args: Array<HashValue | number>, size: number): void {
   for (let start = 0; start < args.length; start += size) {
     const end = Math.min(args.length, start + size);
     writer.begin(name, key, 1 + end - start);
     for (let i = start; i < end; i++) {
       const arg = args[i];
       if (typeof arg === 'string') writer.string(arg);
-      else writer.number(arg);
+      else if (typeof arg === 'number') writer.number(arg);
+      else writer.parts(arg);
     }
     writer.end();
   }

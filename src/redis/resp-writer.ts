@@ -61,6 +61,43 @@ export class RespWriter {
   }
 
   /**
+   * One bulk argument made of consecutive parts, text (as UTF-8) and bytes, without joining them first:
+   * a rebuild keeps each detail's head as bytes and adds the rest at the end (see ListingBuilder).
+   */
+  parts(parts: ReadonlyArray<string | Uint8Array>): this {
+    let most = 0;
+    let guessed = 0;
+    for (const part of parts) {
+      most += typeof part === 'string' ? part.length * 3 : part.length;
+      guessed += part.length;
+    }
+    this.reserve(most + 24);
+    const buffer = this.buffer;
+    // As in string(): written after room for the length as guessed, moved along when the guess was short.
+    const start = this.length;
+    const guess = digits(guessed);
+    const at = start + 1 + guess + 2;
+    let end = at;
+    for (const part of parts) {
+      if (typeof part === 'string') end += buffer.write(part, end, 'utf8');
+      else {
+        buffer.set(part, end);
+        end += part.length;
+      }
+    }
+    const bytes = end - at;
+    const width = digits(bytes);
+    if (width !== guess) buffer.copyWithin(at + width - guess, at, end);
+    buffer[start] = 0x24; // '$'
+    this.length = start + 1;
+    this.writeInteger(bytes);
+    this.length += bytes;
+    buffer.writeUInt16LE(CRLF, this.length);
+    this.length += 2;
+    return this;
+  }
+
+  /**
    * A bulk argument of exactly `byteLength` bytes that `fill` writes into the writer's memory from `at`
    * (a binary value built in place, such as a RESTORE payload: no intermediate buffer).
    */

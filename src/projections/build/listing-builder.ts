@@ -12,7 +12,8 @@ import { RedisKeys } from '../../redis/redis-keys';
 import type { GenerationKeys } from '../../redis/redis-keys';
 import { listingPostings, SearchIndexWriter } from '../../search/search-index.writer';
 import { CatalogState, cardOf, ListingCard } from '../catalog-state';
-import { renderDetail, renderStatic } from '../projectors/tool-detail.projector';
+import { renderDetailTail, renderStatic } from '../projectors/tool-detail.projector';
+import { etagOfParts } from '../read-model-body';
 import { RespWriter, sendEncoded } from '../../redis/resp-writer';
 import { WriteBatch } from '../write-batch';
 import { PackedPostings, PostingPacker } from './posting-lists';
@@ -66,8 +67,12 @@ export class ListingBuilder {
   /** Terms this builder has put in the dictionary (another builder may write one again: that is harmless). */
   private readonly dictionary = new Set<string>();
   private readonly index: SearchIndexWriter;
-  /** slug -> the head of its detail (see renderStatic), for the listings this builder indexed. */
-  private readonly detailHeads = new Map<string, string>();
+  /**
+   * slug -> the head of its detail (see renderStatic) as UTF-8, for the listings this builder indexed. Kept
+   * as bytes: held from indexing to rendering, hundreds of megabytes of text were copied by every young
+   * collection on the way and encoded twice at the end (for the ETag, then for Redis).
+   */
+  private readonly detailHeads = new Map<string, Buffer>();
   private state: CatalogState | null = null;
   /** The pipeline sent last and not confirmed yet: the next one waits for it (one in flight). */
   private inFlight: Promise<void> = Promise.resolve();
@@ -114,7 +119,7 @@ export class ListingBuilder {
           const own = renderStatic(listing, this.categories);
           writes.hset(keys.summaries, listing.slug, own.summary);
           writes.hset(keys.comparisons, listing.slug, own.comparison);
-          this.detailHeads.set(listing.slug, own.detailHead);
+          this.detailHeads.set(listing.slug, Buffer.from(own.detailHead));
           cards.push(cardOf(listing));
           break;
         }
@@ -152,9 +157,10 @@ export class ListingBuilder {
       const head = this.detailHeads.get(slug);
       const card = state.cards.get(slug);
       if (head === undefined || card === undefined) throw new Error(`listing ${slug} was not indexed by this builder`);
-      const rendered = renderDetail(head, card, state);
-      dependencies.push([slug, rendered.uses, rendered.filledFrom]);
-      writes.hset(keys.details, slug, rendered.detail);
+      const { tail, uses, filledFrom } = renderDetailTail(card, state);
+      dependencies.push([slug, uses, filledFrom]);
+      // The stored form of renderDetail's detail (ETag, newline, body), from the head's bytes.
+      writes.hset(keys.details, slug, [`${etagOfParts([head, tail])}\n`, head, tail]);
     }
     await this.send(writes);
     return { dependencies };

@@ -108,6 +108,19 @@ export function renderDetail(
   listing: Pick<ListingCard, 'slug' | 'category' | 'similarApis'>,
   state: CatalogState,
 ): RenderedDetail {
+  const { tail, uses, filledFrom } = renderDetailTail(listing, state);
+  return { detail: withEtag(detailHead + tail), uses, filledFrom };
+}
+
+export interface DetailTail {
+  /** What follows the detail's head (renderStatic): the parts that show other documents, and the end. */
+  tail: string;
+  uses: string[];
+  filledFrom: string | null;
+}
+
+/** The end of a detail: what it shows of the rest of the catalog (similar APIs, pricing, errors, links). */
+export function renderDetailTail(listing: Pick<ListingCard, 'slug' | 'category' | 'similarApis'>, state: CatalogState): DetailTail {
   const { similar, compared, filledFrom, uses } = relatedListings(listing, state);
   const similarApis = similar.map((c) => ({
     slug: c.slug,
@@ -126,10 +139,10 @@ export function renderDetail(
     errors: `${API_PREFIX}/errors?provider=${listing.slug}`,
     openapi: `${API_PREFIX}/openapi.json`,
   };
-  const detail =
-    `${detailHead},"similarApis":${JSON.stringify(similarApis)},"pricingComparison":${JSON.stringify(pricingComparison)}` +
+  const tail =
+    `,"similarApis":${JSON.stringify(similarApis)},"pricingComparison":${JSON.stringify(pricingComparison)}` +
     `,"errors":${JSON.stringify(errors)}},"_links":${JSON.stringify(links)}}`;
-  return { detail: withEtag(detail), uses, filledFrom };
+  return { tail, uses, filledFrom };
 }
 
 /**
