@@ -67,6 +67,12 @@ it('writes the same generation on 3 worker threads, on 1 and on none, in one ren
   }
 }, 120_000);
 
+it('keeps no copy of the documents in the read models: the event store is their only copy', async () => {
+  const names = Object.keys(await dump(await current())).filter((name) => !/^(t|del|browse):/.test(name));
+  // What the API serves and the projector's bookkeeping, nothing else (listings were once copied into `src`).
+  expect(names.sort()).toEqual(['applied', 'browse', 'categories', 'checkpoint', 'compare', 'detail', 'errors', 'summary', 'terms']);
+});
+
 it('on a Redis that refuses RESTORE (here an ACL), writes the same generation with ZADD', async () => {
   const live = await dump(await current());
   const user = `rebuild-no-restore-${process.pid}`;

@@ -121,7 +121,7 @@ export class CatalogImportService {
   private async publishedListings(): Promise<Set<string>> {
     const generation = await this.redis.client.get(this.redis.keys.currentGeneration);
     if (generation === null) return new Set();
-    return new Set(await this.redis.client.hkeys(this.redis.keys.generation(Number(generation)).sources));
+    return new Set(await this.redis.client.hkeys(this.redis.keys.generation(Number(generation)).summaries));
   }
 }
 

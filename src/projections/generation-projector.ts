@@ -1,12 +1,16 @@
 import type { CategoryCatalog } from '../catalog/category-catalog';
 import { PublishedData } from '../event-store/document-aggregate';
-import type { StoredEvent } from '../event-store/event-envelope';
+import type { EventEnvelope, StoredEvent } from '../event-store/event-envelope';
+import { streamName } from '../event-store/event-store.service';
+import { readLatestEvents } from '../event-store/latest-events';
 import { ErrorEntryDocument, errorEntryId } from '../error-reference/error-entry.document';
 import { ERROR_ENTRY_PUBLISHED, ERROR_ENTRY_REVISED, ERROR_ENTRY_WITHDRAWN } from '../error-reference/events/error-entry-events';
 import type { ListingDocument } from '../listings/listing.document';
 import { LISTING_PUBLISHED, LISTING_REVISED, LISTING_WITHDRAWN } from '../listings/events/listing-events';
 import type { RedisClient } from '../redis/redis-connection';
-import type { GenerationKeys } from '../redis/redis-keys';
+import type { GenerationKeys, RedisKeys } from '../redis/redis-keys';
+import { LISTING_AGGREGATE } from '../listings/listing.aggregate';
+import { ERROR_ENTRY_AGGREGATE } from '../error-reference/error-entry.aggregate';
 import { listingPostings, SearchIndexWriter } from '../search/search-index.writer';
 import { TOKENIZER_VERSION } from '../search/tokenizer';
 import { CatalogState, cardOf } from './catalog-state';
@@ -19,8 +23,12 @@ import { renderErrorEntry } from './projectors/error-reference.projector';
 import { relatedListings, renderListing } from './projectors/tool-detail.projector';
 
 /** Bump when what the projectors write changes (shape, or which fields are indexed): generations built by another version are rebuilt. */
-export const READ_MODEL_VERSION = `2.${TOKENIZER_VERSION}`;
+export const READ_MODEL_VERSION = `3.${TOKENIZER_VERSION}`;
 export const START_POSITION = '0-0';
+/** Listings read from the event store per round of loading the working memory. */
+const LOAD_SHARE = 1000;
+/** Events that carry the document an aggregate publishes (any other leaves it withdrawn). */
+const PUBLISHING_EVENTS = new Set([LISTING_PUBLISHED, LISTING_REVISED, ERROR_ENTRY_PUBLISHED, ERROR_ENTRY_REVISED]);
 
 /** What a batch of events leaves behind, per aggregate: the final document, or null when withdrawn. */
 interface BatchChanges {
@@ -38,32 +46,64 @@ export class GenerationProjector {
   readonly state = new CatalogState();
   private readonly index: SearchIndexWriter;
 
+  readonly keys: GenerationKeys;
+
   constructor(
     private readonly client: RedisClient,
     readonly generation: number,
-    readonly keys: GenerationKeys,
+    /** The store's keys: the generation's are derived from them, and listings are read from its events. */
+    private readonly storeKeys: RedisKeys,
     private readonly categories: CategoryCatalog,
   ) {
-    this.index = new SearchIndexWriter(keys, this.state.dictionary);
+    this.keys = storeKeys.generation(generation);
+    this.index = new SearchIndexWriter(this.keys, this.state.dictionary);
   }
 
-  /** Loads the working memory from the generation's read models; returns its checkpoint. */
+  /**
+   * Loads the working memory: the documents from the event store as of the generation's checkpoint (it is
+   * their only copy: the read models hold what is served), the dictionary from the read models. Returns
+   * the checkpoint.
+   */
   async load(): Promise<string> {
     const keys = this.keys;
-    let cursor = '0';
-    do {
-      const [next, flat] = await this.client.hscan(keys.sources, cursor, 'COUNT', 1000);
-      cursor = next;
-      for (let i = 0; i < flat.length; i += 2) this.state.setCard(cardOf(JSON.parse(flat[i + 1]) as ListingDocument));
-    } while (cursor !== '0');
-    const errors = await this.client.hgetall(keys.errorSources);
-    for (const [id, json] of Object.entries(errors)) this.state.errors.set(id, JSON.parse(json) as ErrorEntryDocument);
+    const checkpoint = (await this.client.get(keys.checkpoint)) ?? START_POSITION;
+    const streams = await this.client.hkeys(this.storeKeys.versions);
+    const idsOf = (type: string) => {
+      const prefix = streamName(type, '');
+      return streams.filter((stream) => stream.startsWith(prefix)).map((stream) => stream.slice(prefix.length));
+    };
+    const slugs = idsOf(LISTING_AGGREGATE);
+    for (let i = 0; i < slugs.length; i += LOAD_SHARE) {
+      for (const listing of (await this.listingsAt(slugs.slice(i, i + LOAD_SHARE), checkpoint)).values()) {
+        if (listing) this.state.setCard(cardOf(listing));
+      }
+    }
+    const entries = await this.documentsAt<ErrorEntryDocument>(ERROR_ENTRY_AGGREGATE, idsOf(ERROR_ENTRY_AGGREGATE), checkpoint);
+    for (const [id, entry] of entries) if (entry) this.state.errors.set(id, entry);
     for (const card of this.state.cards.values()) {
       const { uses, filledFrom } = relatedListings(card, this.state);
       this.state.setDependencies(card.slug, uses, filledFrom);
     }
     for (const term of await this.client.zrange(keys.termDictionary, '0', '-1')) this.state.dictionary.add(term);
-    return (await this.client.get(keys.checkpoint)) ?? START_POSITION;
+    return checkpoint;
+  }
+
+  private listingsAt(slugs: string[], position: string): Promise<Map<string, ListingDocument | null>> {
+    return this.documentsAt<ListingDocument>(LISTING_AGGREGATE, slugs, position);
+  }
+
+  /**
+   * These documents as of `position` (null for one withdrawn or not published by then), from their
+   * aggregates' newest event at or before it: every event carries the whole document.
+   */
+  private async documentsAt<T>(aggregateType: string, ids: string[], position: string): Promise<Map<string, T | null>> {
+    const found = new Map<string, T | null>(ids.map((id) => [id, null]));
+    const streams = ids.map((id) => streamName(aggregateType, id));
+    for (const raw of await readLatestEvents(this.client, this.storeKeys, streams, position)) {
+      const event = JSON.parse(raw.json) as EventEnvelope;
+      if (PUBLISHING_EVENTS.has(event.type)) found.set(event.aggregateId, (event.data as PublishedData<T>).document);
+    }
+    return found;
   }
 
   /** Marks a new generation with the versions that built it. */
@@ -103,14 +143,13 @@ export class GenerationProjector {
       await this.client.unwatch();
       return false;
     }
-    const previousJson = touched.length > 0 ? await this.client.hmget(keys.sources, ...touched) : [];
-    const previous = new Map<string, ListingDocument | null>();
-    touched.forEach((slug, i) => previous.set(slug, previousJson[i] ? (JSON.parse(previousJson[i]!) as ListingDocument) : null));
+    // As this generation last saw them: their postings are replaced, their browse entries moved.
+    const previous = touched.length > 0 ? await this.listingsAt(touched, checkpoint) : new Map<string, ListingDocument | null>();
 
     const writes = new WriteBatch((term) => this.keys.term(term));
     const dirty = this.applyListingChanges(writes, changes.listings, previous);
     this.applyErrorChanges(writes, changes.errors, dirty);
-    await this.renderDirty(writes, dirty, changes.listings);
+    await this.renderDirty(writes, dirty, changes.listings, checkpoint);
     if (touched.length > 0 || changes.errors.size > 0) writes.set(keys.categoriesBody, renderCategories(this.state, this.categories));
     writes.set(keys.checkpoint, events[events.length - 1].position);
     writes.set(keys.appliedEvents, String(Number(applied ?? 0) + events.length));
@@ -123,7 +162,7 @@ export class GenerationProjector {
     return true;
   }
 
-  /** Writes sources, browse sets and the search index; returns the listings to re-render. */
+  /** Writes browse sets and the search index; returns the listings to re-render. */
   private applyListingChanges(
     tx: WriteBatch,
     listings: Map<string, ListingDocument | null>,
@@ -151,13 +190,11 @@ export class GenerationProjector {
       );
       if (before && (!next || before.category !== next.category)) tx.zrem(keys.browseCategory(before.category), slug);
       if (next) {
-        tx.hset(keys.sources, slug, JSON.stringify(next));
         tx.zadd(keys.browseAll, -next.popularity, slug);
         tx.zadd(keys.browseCategory(next.category), -next.popularity, slug);
         state.setCard(cardOf(next));
         dirty.add(slug);
       } else {
-        tx.hdel(keys.sources, slug);
         tx.hdel(keys.details, slug);
         tx.hdel(keys.summaries, slug);
         tx.hdel(keys.comparisons, slug);
@@ -184,12 +221,10 @@ export class GenerationProjector {
       if (before) dirty.add(before.provider);
       if (next) {
         this.state.errors.set(id, next);
-        tx.hset(keys.errorSources, id, JSON.stringify(next));
         dirty.add(next.provider);
         dirty.add(`error:${id}`);
       } else {
         this.state.errors.delete(id);
-        tx.hdel(keys.errorSources, id);
         tx.hdel(keys.errorEntries, id);
       }
     }
@@ -266,7 +301,7 @@ export class GenerationProjector {
     await index;
     this.postings = new PostingLists();
     const errors = new WriteBatch((term) => this.keys.term(term));
-    await this.renderDirty(errors, new Set(pending.filter((marker) => marker.startsWith('error:'))), new Map());
+    await this.renderDirty(errors, new Set(pending.filter((marker) => marker.startsWith('error:'))), new Map(), checkpoint);
     await this.send(errors);
     await pool.flush();
     await this.client.mset(
@@ -279,18 +314,21 @@ export class GenerationProjector {
     );
   }
 
-  /** Renders every dirty listing (and error entry, marked `error:<id>`) into the transaction. */
+  /**
+   * Renders every dirty listing (and error entry, marked `error:<id>`) into the transaction: those of the
+   * batch from it, the others as they were at `checkpoint`.
+   */
   private async renderDirty(
     tx: WriteBatch,
     dirty: Set<string>,
     batch: Map<string, ListingDocument | null>,
+    checkpoint: string,
   ): Promise<void> {
     const keys = this.keys;
     const slugs = [...dirty].filter((s) => !s.startsWith('error:') && this.state.cards.has(s));
     const missing = slugs.filter((s) => !batch.get(s));
-    const fetched = missing.length > 0 ? await this.client.hmget(keys.sources, ...missing) : [];
-    const documents = new Map<string, ListingDocument>();
-    missing.forEach((slug, i) => documents.set(slug, JSON.parse(fetched[i]!) as ListingDocument));
+    // Listings re-rendered for what they show are unchanged since the checkpoint the batch follows.
+    const documents = missing.length > 0 ? await this.listingsAt(missing, checkpoint) : new Map<string, ListingDocument | null>();
     for (const slug of slugs) {
       const listing = batch.get(slug) ?? documents.get(slug)!;
       const rendered = renderListing(listing, this.state, this.categories);

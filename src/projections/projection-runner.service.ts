@@ -142,7 +142,7 @@ export class ProjectionRunner implements OnApplicationShutdown {
     await this.generations.deleteRetired();
     const { position: upTo, count: total } = await this.store.head();
     const generation = await this.generations.allocate();
-    const projector = new GenerationProjector(this.txClient(), generation, this.redis.keys.generation(generation), this.categories);
+    const projector = new GenerationProjector(this.txClient(), generation, this.redis.keys, this.categories);
     await projector.initialise();
     let applied = 0;
     const phases = { indexMs: 0, renderMs: 0, catchUpMs: 0 };
@@ -255,17 +255,17 @@ export class ProjectionRunner implements OnApplicationShutdown {
     let generation = await this.generations.current();
     if (generation === null) {
       const fresh = await this.generations.allocate();
-      await new GenerationProjector(this.txClient(), fresh, this.redis.keys.generation(fresh), this.categories).initialise();
+      await new GenerationProjector(this.txClient(), fresh, this.redis.keys, this.categories).initialise();
       generation = await this.generations.adoptIfNone(fresh);
       if (generation !== fresh) await this.generations.discard(fresh);
     }
     if (this.projector?.generation === generation) return this.projector;
-    let projector = new GenerationProjector(this.txClient(), generation, this.redis.keys.generation(generation), this.categories);
+    let projector = new GenerationProjector(this.txClient(), generation, this.redis.keys, this.categories);
     const version = await projector.readModelVersion();
     if (version !== READ_MODEL_VERSION) {
       this.logger.warn(`generation ${generation} was built by read-model version ${version}; rebuilding as ${READ_MODEL_VERSION}`);
       const report = await this.rebuild();
-      projector = new GenerationProjector(this.txClient(), report.generation, this.redis.keys.generation(report.generation), this.categories);
+      projector = new GenerationProjector(this.txClient(), report.generation, this.redis.keys, this.categories);
     }
     this.checkpoint = await projector.load();
     this.projector = projector;

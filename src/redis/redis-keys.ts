@@ -58,10 +58,6 @@ export class GenerationKeys {
   get meta(): string {
     return `${this.tag}:meta`;
   }
-  /** slug -> the listing document as published (source for rendering and export). */
-  get sources(): string {
-    return `${this.tag}:src`;
-  }
   /** slug -> ETag + newline + the ready-to-send body of GET /tools/{slug}. */
   get details(): string {
     return `${this.tag}:detail`;
@@ -77,10 +73,6 @@ export class GenerationKeys {
   /** ETag + newline + body of GET /tools/categories. */
   get categoriesBody(): string {
     return `${this.tag}:categories`;
-  }
-  /** error-entry id -> the entry document as published (source for rendering). */
-  get errorSources(): string {
-    return `${this.tag}:errsrc`;
   }
   /** error-entry id -> JSON of the entry as served. */
   get errorEntries(): string {

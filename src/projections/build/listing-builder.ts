@@ -93,8 +93,8 @@ export class ListingBuilder {
   }
 
   /**
-   * Builds the listings of these aggregate streams (their newest event at or before `upTo`): sources,
-   * browse sets, the index's dictionary, summaries and comparison rows; returns the share's postings.
+   * Builds the listings of these aggregate streams (their newest event at or before `upTo`): browse sets,
+   * the index's dictionary, summaries and comparison rows; returns the share's postings.
    * Returns once the writes are sent (see flush).
    */
   async buildShare(streams: string[], upTo: string): Promise<BuiltShare> {
@@ -113,7 +113,6 @@ export class ListingBuilder {
           const listing = (event.data as PublishedData<ListingDocument>).document;
           const postings = listingPostings(listing, this.categories.get(listing.category));
           packer.add(cards.length, postings);
-          writes.hset(keys.sources, listing.slug, JSON.stringify(listing));
           writes.zadd(keys.browseAll, -listing.popularity, listing.slug);
           writes.zadd(keys.browseCategory(listing.category), -listing.popularity, listing.slug);
           const own = renderStatic(listing, this.categories);
