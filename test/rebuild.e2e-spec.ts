@@ -1,10 +1,18 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { CommandBus } from '@nestjs/cqrs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import { parse } from 'yaml';
 import { generateCatalog, writeCatalog } from '../bench/lib/synthetic-catalog';
 import { CategoryCatalog } from '../src/catalog/category-catalog';
 import { EventStore } from '../src/event-store/event-store.service';
+import { PublishErrorEntryCommand } from '../src/error-reference/commands/publish-error-entry/publish-error-entry.command';
+import { parseErrorEntry } from '../src/error-reference/error-entry.document';
+import { PublishListingCommand } from '../src/listings/commands/publish-listing/publish-listing.command';
+import { WithdrawListingCommand } from '../src/listings/commands/withdraw-listing/withdraw-listing.command';
+import { parseListing } from '../src/listings/listing.document';
+import { GenerationProjector } from '../src/projections/generation-projector';
 import { Generations } from '../src/projections/generations';
 import { ProjectionRunner } from '../src/projections/projection-runner.service';
 import { ReadModelReader } from '../src/projections/read-model.reader';
@@ -111,4 +119,41 @@ it('a build that fails is discarded: the live generation stays and the failed on
   await new Generations(redis, service.app.get(RedisConnection).keys).deleteRetired();
   await new Promise((resolve) => setTimeout(resolve, 500));
   expect(await redis.keys(`{${service.namespace}:g${failed}}:*`)).toEqual([]);
+}, 120_000);
+
+it('a runner far behind builds a generation, then goes on event by event from the memory the build left: the same as a clean rebuild', async () => {
+  const behind = await startService('rebuild-behind', { PROJECTOR_REBUILD_LAG: '50', PROJECTOR_BATCH_SIZE: '20' });
+  const bus = behind.app.get(CommandBus);
+  const behindStore = behind.app.get(EventStore);
+  const runner = behind.app.get(ProjectionRunner);
+  const projected = async () => expect(await runner.waitUntilProjected(await behindStore.lastPosition(), 60_000)).toBe(true);
+  const loads = jest.spyOn(GenerationProjector.prototype, 'load');
+  try {
+    // 142 events, more than 50 behind: the runner builds a new generation instead of replaying.
+    expect((await behind.ingest(['fixtures'])).problems).toEqual([]);
+    await projected();
+    const built = Number(await redis.get(`{${behind.namespace}:rm}:current`));
+    // Then changes it applies event by event, each needing what the build left in memory: a listing
+    // others show (their details are re-rendered), one that tops its category (comparisons filled from
+    // it), a withdrawal, and an error entry (its provider's detail).
+    const listing = (slug: string) => parseListing(parse(readFileSync(`fixtures/listings/${slug}.yaml`, 'utf8'))).listing!;
+    const anthropic = listing('anthropic');
+    await bus.execute(new PublishListingCommand({ ...anthropic, description: `${anthropic.description} Revised after the build.` }, 'test'));
+    await bus.execute(new PublishListingCommand({ ...listing('pinecone'), popularity: 100 }, 'test'));
+    await bus.execute(new WithdrawListingCommand('mistral', 'test', 'gone'));
+    const entry = parseErrorEntry(parse(readFileSync('fixtures/errors/anthropic-429-rate-limited.yaml', 'utf8'))).entry!;
+    await bus.execute(new PublishErrorEntryCommand({ ...entry, fix: `${entry.fix} Revised after the build.` }, 'test'));
+    await projected();
+    // It went on from the build's memory, without loading it again from the store (the runner loaded
+    // only the empty generation it started with).
+    expect(Number(await redis.get(`{${behind.namespace}:rm}:current`))).toBe(built);
+    expect(loads.mock.contexts.map((projector) => (projector as GenerationProjector).generation)).not.toContain(built);
+    const live = await dumpGeneration(redis, behind.namespace, built);
+    const rebuilt = await runner.rebuild();
+    expect(await dumpGeneration(redis, behind.namespace, rebuilt.generation)).toEqual(live);
+    expect(JSON.stringify(live.detail)).toContain('Revised after the build.');
+  } finally {
+    loads.mockRestore();
+    await behind.close();
+  }
 }, 120_000);

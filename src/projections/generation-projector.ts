@@ -84,8 +84,13 @@ export class GenerationProjector {
       const { uses, filledFrom } = relatedListings(card, this.state);
       this.state.setDependencies(card.slug, uses, filledFrom);
     }
-    for (const term of await this.client.zrange(keys.termDictionary, '0', '-1')) this.state.dictionary.add(term);
+    await this.loadDictionary();
     return checkpoint;
+  }
+
+  /** Loads the terms of the generation's search dictionary (a rebuild's builders wrote them, not this thread). */
+  async loadDictionary(): Promise<void> {
+    for (const term of await this.client.zrange(this.keys.termDictionary, '0', '-1')) this.state.dictionary.add(term);
   }
 
   private listingsAt(slugs: string[], position: string): Promise<Map<string, ListingDocument | null>> {
