@@ -127,12 +127,15 @@ it('a runner far behind builds a generation, then goes on event by event from th
   const behindStore = behind.app.get(EventStore);
   const runner = behind.app.get(ProjectionRunner);
   const projected = async () => expect(await runner.waitUntilProjected(await behindStore.lastPosition(), 60_000)).toBe(true);
+  const live = async () => Number(await redis.get(`{${behind.namespace}:rm}:current`));
   const loads = jest.spyOn(GenerationProjector.prototype, 'load');
   try {
+    const initial = await live();
     // 142 events, more than 50 behind: the runner builds a new generation instead of replaying.
     expect((await behind.ingest(['fixtures'])).problems).toEqual([]);
     await projected();
-    const built = Number(await redis.get(`{${behind.namespace}:rm}:current`));
+    const built = await live();
+    expect(built).toBeGreaterThan(initial);
     // Then changes it applies event by event, each needing what the build left in memory: a listing
     // others show (their details are re-rendered), one that tops its category (comparisons filled from
     // it), a withdrawal, and an error entry (its provider's detail).
@@ -146,12 +149,28 @@ it('a runner far behind builds a generation, then goes on event by event from th
     await projected();
     // It went on from the build's memory, without loading it again from the store (the runner loaded
     // only the empty generation it started with).
-    expect(Number(await redis.get(`{${behind.namespace}:rm}:current`))).toBe(built);
+    expect(await live()).toBe(built);
     expect(loads.mock.contexts.map((projector) => (projector as GenerationProjector).generation)).not.toContain(built);
-    const live = await dumpGeneration(redis, behind.namespace, built);
+
+    // Several events of one listing in one batch: each is diffed against the version the generation holds.
+    await runner.stop();
+    const openai = listing('openai');
+    await bus.execute(new PublishListingCommand({ ...openai, tags: [...openai.tags, 'first-revision'] }, 'test'));
+    await bus.execute(new PublishListingCommand({ ...openai, tags: [...openai.tags, 'second-revision'] }, 'test'));
+    await bus.execute(new PublishListingCommand({ ...listing('qdrant'), description: 'Revised, then withdrawn in the same batch.' }, 'test'));
+    await bus.execute(new WithdrawListingCommand('qdrant', 'test', 'gone'));
+    await bus.execute(new PublishListingCommand(listing('mistral'), 'test'));
+    await bus.execute(new PublishListingCommand({ ...listing('mistral'), popularity: 99 }, 'test'));
+    expect(await runner.catchUp()).toBe(true);
+    expect(await live()).toBe(built);
+
+    const served = await dumpGeneration(redis, behind.namespace, built);
     const rebuilt = await runner.rebuild();
-    expect(await dumpGeneration(redis, behind.namespace, rebuilt.generation)).toEqual(live);
-    expect(JSON.stringify(live.detail)).toContain('Revised after the build.');
+    expect(await dumpGeneration(redis, behind.namespace, rebuilt.generation)).toEqual(served);
+    const details = JSON.stringify(served.detail);
+    expect(details).toContain('Revised after the build.');
+    expect(details).toContain('second-revision');
+    expect(details).not.toContain('first-revision');
   } finally {
     loads.mockRestore();
     await behind.close();

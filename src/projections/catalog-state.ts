@@ -27,8 +27,9 @@ const CATEGORY_TOP_SIZE = COMPARISON_SIZE + 11;
 
 /**
  * The projector's working memory for one generation: the cards of all listings, the error entries,
- * and who depends on whom, so a change re-renders exactly the documents that show it. It is derived
- * from the generation's read models and rebuilt from them when a runner takes over.
+ * and who depends on whom, so a change re-renders exactly the documents that show it. A build leaves it
+ * complete; a runner that takes a generation over loads it from the event store as of the generation's
+ * checkpoint (see GenerationProjector.load).
  */
 export class CatalogState {
   readonly cards = new Map<string, ListingCard>();

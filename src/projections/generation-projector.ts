@@ -27,8 +27,9 @@ export const READ_MODEL_VERSION = `3.${TOKENIZER_VERSION}`;
 export const START_POSITION = '0-0';
 /** Listings read from the event store per round of loading the working memory. */
 const LOAD_SHARE = 1000;
-/** Events that carry the document an aggregate publishes (any other leaves it withdrawn). */
+/** Events that carry the document an aggregate publishes, and those that withdraw it. */
 const PUBLISHING_EVENTS = new Set([LISTING_PUBLISHED, LISTING_REVISED, ERROR_ENTRY_PUBLISHED, ERROR_ENTRY_REVISED]);
+const WITHDRAWING_EVENTS = new Set([LISTING_WITHDRAWN, ERROR_ENTRY_WITHDRAWN]);
 
 /** What a batch of events leaves behind, per aggregate: the final document, or null when withdrawn. */
 interface BatchChanges {
@@ -72,14 +73,18 @@ export class GenerationProjector {
       const prefix = streamName(type, '');
       return streams.filter((stream) => stream.startsWith(prefix)).map((stream) => stream.slice(prefix.length));
     };
+    // A share at a time, to bound the memory and the pipeline of reads.
     const slugs = idsOf(LISTING_AGGREGATE);
     for (let i = 0; i < slugs.length; i += LOAD_SHARE) {
       for (const listing of (await this.listingsAt(slugs.slice(i, i + LOAD_SHARE), checkpoint)).values()) {
         if (listing) this.state.setCard(cardOf(listing));
       }
     }
-    const entries = await this.documentsAt<ErrorEntryDocument>(ERROR_ENTRY_AGGREGATE, idsOf(ERROR_ENTRY_AGGREGATE), checkpoint);
-    for (const [id, entry] of entries) if (entry) this.state.errors.set(id, entry);
+    const entryIds = idsOf(ERROR_ENTRY_AGGREGATE);
+    for (let i = 0; i < entryIds.length; i += LOAD_SHARE) {
+      const entries = await this.documentsAt<ErrorEntryDocument>(ERROR_ENTRY_AGGREGATE, entryIds.slice(i, i + LOAD_SHARE), checkpoint);
+      for (const [id, entry] of entries) if (entry) this.state.errors.set(id, entry);
+    }
     for (const card of this.state.cards.values()) {
       const { uses, filledFrom } = relatedListings(card, this.state);
       this.state.setDependencies(card.slug, uses, filledFrom);
@@ -107,6 +112,7 @@ export class GenerationProjector {
     for (const raw of await readLatestEvents(this.client, this.storeKeys, streams, position)) {
       const event = JSON.parse(raw.json) as EventEnvelope;
       if (PUBLISHING_EVENTS.has(event.type)) found.set(event.aggregateId, (event.data as PublishedData<T>).document);
+      else if (!WITHDRAWING_EVENTS.has(event.type)) throw new Error(`event ${raw.position} has an unknown type '${event.type}'`);
     }
     return found;
   }
