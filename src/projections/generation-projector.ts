@@ -25,7 +25,7 @@ import { relatedListings, renderListing } from './projectors/tool-detail.project
 /** Bump when what the projectors write changes (shape, or which fields are indexed): generations built by another version are rebuilt. */
 export const READ_MODEL_VERSION = `3.${TOKENIZER_VERSION}`;
 export const START_POSITION = '0-0';
-/** Listings read from the event store per round of loading the working memory. */
+/** Documents read from the event store at a time when loading the working memory (bounds memory and pipelines). */
 const LOAD_SHARE = 1000;
 /** Events that carry the document an aggregate publishes, and those that withdraw it. */
 const PUBLISHING_EVENTS = new Set([LISTING_PUBLISHED, LISTING_REVISED, ERROR_ENTRY_PUBLISHED, ERROR_ENTRY_REVISED]);
@@ -73,16 +73,11 @@ export class GenerationProjector {
       const prefix = streamName(type, '');
       return streams.filter((stream) => stream.startsWith(prefix)).map((stream) => stream.slice(prefix.length));
     };
-    // A share at a time, to bound the memory and the pipeline of reads.
-    const slugs = idsOf(LISTING_AGGREGATE);
-    for (let i = 0; i < slugs.length; i += LOAD_SHARE) {
-      for (const listing of (await this.listingsAt(slugs.slice(i, i + LOAD_SHARE), checkpoint)).values()) {
-        if (listing) this.state.setCard(cardOf(listing));
-      }
+    for (const share of shares(idsOf(LISTING_AGGREGATE))) {
+      for (const listing of (await this.listingsAt(share, checkpoint)).values()) if (listing) this.state.setCard(cardOf(listing));
     }
-    const entryIds = idsOf(ERROR_ENTRY_AGGREGATE);
-    for (let i = 0; i < entryIds.length; i += LOAD_SHARE) {
-      const entries = await this.documentsAt<ErrorEntryDocument>(ERROR_ENTRY_AGGREGATE, entryIds.slice(i, i + LOAD_SHARE), checkpoint);
+    for (const share of shares(idsOf(ERROR_ENTRY_AGGREGATE))) {
+      const entries = await this.documentsAt<ErrorEntryDocument>(ERROR_ENTRY_AGGREGATE, share, checkpoint);
       for (const [id, entry] of entries) if (entry) this.state.errors.set(id, entry);
     }
     for (const card of this.state.cards.values()) {
@@ -354,6 +349,10 @@ export class GenerationProjector {
       if (entry) tx.hset(keys.errorEntries, errorEntryId(entry), renderErrorEntry(entry, this.state));
     }
   }
+}
+
+function* shares<T>(items: T[], size = LOAD_SHARE): Generator<T[]> {
+  for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
 }
 
 /** Folds a batch into the final state of each aggregate it touches. */
