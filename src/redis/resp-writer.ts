@@ -42,22 +42,11 @@ export class RespWriter {
   string(value: string): this {
     // A UTF-8 byte is at most 3 per UTF-16 code unit.
     this.reserve(value.length * 3 + 24);
-    const buffer = this.buffer;
     // The text is written first, after room for its length as if it were as many bytes as characters
-    // (the usual case); when UTF-8 made it longer by a digit or more, it is moved along.
-    const start = this.length;
+    // (the usual case); closeBulk moves it along when UTF-8 made it longer by a digit or more.
     const guess = digits(value.length);
-    const at = start + 1 + guess + 2;
-    const bytes = buffer.write(value, at, 'utf8');
-    const width = digits(bytes);
-    if (width !== guess) buffer.copyWithin(at + width - guess, at, at + bytes);
-    buffer[start] = 0x24; // '$'
-    this.length = start + 1;
-    this.writeInteger(bytes);
-    this.length += bytes;
-    buffer.writeUInt16LE(CRLF, this.length);
-    this.length += 2;
-    return this;
+    const at = this.length + 1 + guess + 2;
+    return this.closeBulk(guess, at + this.buffer.write(value, at, 'utf8'));
   }
 
   /**
@@ -73,11 +62,9 @@ export class RespWriter {
     }
     this.reserve(most + 24);
     const buffer = this.buffer;
-    // As in string(): written after room for the length as guessed, moved along when the guess was short.
-    const start = this.length;
+    // As in string(): written after room for the length as guessed.
     const guess = digits(guessed);
-    const at = start + 1 + guess + 2;
-    let end = at;
+    let end = this.length + 1 + guess + 2;
     for (const part of parts) {
       if (typeof part === 'string') end += buffer.write(part, end, 'utf8');
       else {
@@ -85,16 +72,7 @@ export class RespWriter {
         end += part.length;
       }
     }
-    const bytes = end - at;
-    const width = digits(bytes);
-    if (width !== guess) buffer.copyWithin(at + width - guess, at, end);
-    buffer[start] = 0x24; // '$'
-    this.length = start + 1;
-    this.writeInteger(bytes);
-    this.length += bytes;
-    buffer.writeUInt16LE(CRLF, this.length);
-    this.length += 2;
-    return this;
+    return this.closeBulk(guess, end);
   }
 
   /**
@@ -175,6 +153,27 @@ export class RespWriter {
   /** The encoded commands (a view of the writer's memory: copy it to keep it past the next write). */
   bytes(): Buffer {
     return this.buffer.subarray(0, this.length);
+  }
+
+  /**
+   * Completes a bulk argument whose content was written from `length + 1 + guess + 2` up to `end`, with
+   * room for a length of `guess` digits: moves the content along if its length has more, then writes
+   * `$<length>` CRLF in front and CRLF after.
+   */
+  private closeBulk(guess: number, end: number): this {
+    const buffer = this.buffer;
+    const start = this.length;
+    const at = start + 1 + guess + 2;
+    const bytes = end - at;
+    const width = digits(bytes);
+    if (width !== guess) buffer.copyWithin(at + width - guess, at, end);
+    buffer[start] = 0x24; // '$'
+    this.length = start + 1;
+    this.writeInteger(bytes);
+    this.length += bytes;
+    buffer.writeUInt16LE(CRLF, this.length);
+    this.length += 2;
+    return this;
   }
 
   /** Writes a non-negative integer and CRLF. */
