@@ -19,6 +19,11 @@ export function withEtag(body: string): string {
   return `${etagOf(body)}\n${body}`;
 }
 
+/** withEtag for a body given in consecutive parts, as parts (sent as one value: RespWriter.parts). */
+export function withEtagParts(parts: ReadonlyArray<string | Uint8Array>): Array<string | Uint8Array> {
+  return [`${etagOfParts(parts)}\n`, ...parts];
+}
+
 /** A body ready to send: its ETag and its bytes (encoded once, not on every request). */
 export interface StoredBody {
   etag: string;

@@ -13,7 +13,7 @@ import type { GenerationKeys } from '../../redis/redis-keys';
 import { listingPostings, SearchIndexWriter } from '../../search/search-index.writer';
 import { CatalogState, cardOf, ListingCard } from '../catalog-state';
 import { renderDetailTail, renderStatic } from '../projectors/tool-detail.projector';
-import { etagOfParts } from '../read-model-body';
+import { withEtagParts } from '../read-model-body';
 import { RespWriter, sendEncoded } from '../../redis/resp-writer';
 import { WriteBatch } from '../write-batch';
 import { PackedPostings, PostingPacker } from './posting-lists';
@@ -158,8 +158,8 @@ export class ListingBuilder {
       if (head === undefined || card === undefined) throw new Error(`listing ${slug} was not indexed by this builder`);
       const { tail, uses, filledFrom } = renderDetailTail(card, state);
       dependencies.push([slug, uses, filledFrom]);
-      // The stored form of renderDetail's detail (ETag, newline, body), from the head's bytes.
-      writes.hset(keys.details, slug, [`${etagOfParts([head, tail])}\n`, head, tail]);
+      // What renderDetail stores, from the head's bytes.
+      writes.hset(keys.details, slug, withEtagParts([head, tail]));
     }
     await this.send(writes);
     return { dependencies };
