@@ -18,6 +18,19 @@ export interface ImportItemResult extends CommandResult {
   file: string;
 }
 
+/** One document of an import, and the command that publishes it. */
+interface ImportItem {
+  kind: ImportItemResult['kind'];
+  file: string;
+  aggregateType: string;
+  id: string;
+  /** The aggregate's version when the import started (0: not in the store). */
+  base: number;
+  /** documentDigest of the file's document. */
+  digest: string;
+  run(): Promise<CommandResult>;
+}
+
 export interface ImportReport {
   problems: ContentProblem[];
   results: ImportItemResult[];
@@ -73,36 +86,72 @@ export class CatalogImportService {
 
   private async readAndAppend(paths: string[], options: ImportOptions): Promise<Omit<ImportReport, 'projection'>> {
     const started = Date.now();
-    const versions = await this.store.versionsByType();
-    const listingVersions = versions.get(LISTING_AGGREGATE) ?? new Map<string, number>();
-    const entryVersions = versions.get(ERROR_ENTRY_AGGREGATE) ?? new Map<string, number>();
-    const content = await loadContentInParallel(paths, this.categories, await this.publishedListings(), this.config.projectorWorkers);
+    // What the store holds is read while the threads read the files (this thread is idle meanwhile).
+    const baseline = this.store.versionsAndDigests();
+    baseline.catch(() => undefined); // awaited below, after the files
+    const content = await loadContentInParallel(paths, this.categories, this.publishedListings(), this.config.projectorWorkers);
+    const { versions, digests } = await baseline;
     const read = Date.now();
     const phases = { readMs: read - started, appendMs: 0, projectMs: 0 };
     if (content.problems.length > 0) return { problems: content.problems, results: [], phases };
 
-    const jobs: Array<() => Promise<ImportItemResult>> = [];
-    for (const { file, listing } of content.listings) {
-      const base = listingVersions.get(listing.slug) ?? 0;
-      jobs.push(async () => ({
+    const items: ImportItem[] = [];
+    const baseOf = (type: string, id: string) => versions.get(type)?.get(id) ?? 0;
+    for (const { file, listing, digest } of content.listings) {
+      const base = baseOf(LISTING_AGGREGATE, listing.slug);
+      items.push({
         kind: 'listing',
         file,
-        ...(options.dryRun
-          ? await this.commandRunner.preview(listingAggregate, listing.slug, (s) => listingAggregate.decidePublish(s, listing, base))
-          : await this.commandBus.execute<PublishListingCommand, CommandResult>(new PublishListingCommand(listing, options.actor, base))),
-      }));
+        aggregateType: LISTING_AGGREGATE,
+        id: listing.slug,
+        base,
+        digest,
+        run: () =>
+          options.dryRun
+            ? this.commandRunner.preview(listingAggregate, listing.slug, (s) => listingAggregate.decidePublish(s, listing, base, digest))
+            : this.commandBus.execute<PublishListingCommand, CommandResult>(new PublishListingCommand(listing, options.actor, base, digest)),
+      });
     }
-    for (const { file, id, entry } of content.errorEntries) {
-      const base = entryVersions.get(id) ?? 0;
-      jobs.push(async () => ({
+    for (const { file, id, entry, digest } of content.errorEntries) {
+      const base = baseOf(ERROR_ENTRY_AGGREGATE, id);
+      items.push({
         kind: 'error-entry',
         file,
-        ...(options.dryRun
-          ? await this.commandRunner.preview(errorEntryAggregate, id, (s) => errorEntryAggregate.decidePublish(s, entry, base))
-          : await this.commandBus.execute<PublishErrorEntryCommand, CommandResult>(new PublishErrorEntryCommand(entry, options.actor, base))),
-      }));
+        aggregateType: ERROR_ENTRY_AGGREGATE,
+        id,
+        base,
+        digest,
+        run: () =>
+          options.dryRun
+            ? this.commandRunner.preview(errorEntryAggregate, id, (s) => errorEntryAggregate.decidePublish(s, entry, base, digest))
+            : this.commandBus.execute<PublishErrorEntryCommand, CommandResult>(new PublishErrorEntryCommand(entry, options.actor, base, digest)),
+      });
     }
-    const results = await runPool(jobs, options.concurrency ?? IMPORT_CONCURRENCY);
+
+    // A file whose document has the digest the store recorded for the version read above changes
+    // nothing: it is reported unchanged at that version without a command (a command reads the
+    // aggregate's events and compares field by field: 11 s for 100,000 unchanged listings).
+    const results = new Array<ImportItemResult>(items.length);
+    const compared: number[] = [];
+    items.forEach((item, i) => {
+      if (item.base > 0 && digests.get(item.aggregateType)?.get(item.id) === item.digest) {
+        results[i] = { kind: item.kind, file: item.file, aggregateId: item.id, outcome: 'unchanged', version: item.base };
+      } else compared.push(i);
+    });
+    const outcomes = await runPool(
+      compared.map((i) => () => items[i].run()),
+      options.concurrency ?? IMPORT_CONCURRENCY,
+    );
+    compared.forEach((i, n) => (results[i] = { kind: items[i].kind, file: items[i].file, ...outcomes[n] }));
+
+    // Documents a command found equal to the stored ones without a matching digest (a store written
+    // before digests were kept): record theirs, so the next import skips them.
+    if (!options.dryRun) {
+      const unrecorded = compared.filter((i) => results[i].outcome === 'unchanged');
+      await this.store.recordDigests(
+        unrecorded.map((i) => ({ aggregateType: items[i].aggregateType, aggregateId: items[i].id, version: results[i].version, digest: items[i].digest })),
+      );
+    }
     phases.appendMs = Date.now() - read;
     return { problems: [], results, phases };
   }

@@ -15,18 +15,21 @@ const FILES_PER_THREAD_AT_LEAST = 2000;
 export async function loadContentInParallel(
   paths: string[],
   categories: CategoryCatalog,
-  existingListings: Set<string>,
+  /** May still be on its way: it is needed only once every file is read. */
+  existingListings: Set<string> | Promise<Set<string>>,
   threads: number,
   filesPerThreadAtLeast = FILES_PER_THREAD_AT_LEAST,
 ): Promise<LoadedContent> {
+  // Awaited once the files are read; a failure meanwhile must not count as unhandled.
+  if (existingListings instanceof Promise) existingListings.catch(() => undefined);
   const { files, problems } = collectFiles(paths);
   const shares = Math.max(1, Math.min(threads, Math.floor(files.length / filesPerThreadAtLeast)));
-  if (shares <= 1) return assemble(files.map(readContentFile), problems, categories, existingListings);
+  if (shares <= 1) return assemble(files.map(readContentFile), problems, categories, await existingListings);
   const size = Math.ceil(files.length / shares);
   const readings = await Promise.all(
     Array.from({ length: shares }, (_, i) => readOnThread(files.slice(i * size, (i + 1) * size))),
   );
-  return assemble(readings.flat(), problems, categories, existingListings);
+  return assemble(readings.flat(), problems, categories, await existingListings);
 }
 
 function readOnThread(files: string[]): Promise<FileReading[]> {

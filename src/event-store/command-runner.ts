@@ -44,7 +44,14 @@ export class CommandRunner {
         return { aggregateId, outcome: decision.outcome, version: state.version, detail: decision.detail };
       }
       try {
-        const stored = await this.store.append(aggregate.aggregateType, aggregateId, state.version, decision.events, actor);
+        const stored = await this.store.append(
+          aggregate.aggregateType,
+          aggregateId,
+          state.version,
+          decision.events,
+          actor,
+          decision.contentDigest ?? null,
+        );
         return {
           aggregateId,
           outcome: decision.outcome,

@@ -1,3 +1,4 @@
+import { documentDigest } from './content-digest';
 import { EventEnvelope, NewEvent } from './event-envelope';
 
 /**
@@ -34,6 +35,8 @@ export interface Decision {
   events: NewEvent[];
   changedFields?: string[];
   detail?: string;
+  /** With events: the documentDigest of the document after them, null when there is none (withdrawn). */
+  contentDigest?: string | null;
 }
 
 export class DocumentAggregate<D extends object> {
@@ -65,9 +68,10 @@ export class DocumentAggregate<D extends object> {
   /**
    * Publish or revise with a full document. `baseVersion`, when given, is the version the editor's
    * change was based on: if someone else changed the document since, that is a conflict to report,
-   * never an overwrite.
+   * never an overwrite. `digest` is the document's documentDigest when the caller has it already (a bulk
+   * import works it out on its reading threads).
    */
-  decidePublish(state: DocumentState<D>, document: D, baseVersion?: number): Decision {
+  decidePublish(state: DocumentState<D>, document: D, baseVersion?: number, digest?: string): Decision {
     const changedFields = state.document ? diffFields(state.document, document) : null;
     if (changedFields && changedFields.length === 0) return { outcome: 'unchanged', events: [] };
     if (baseVersion !== undefined && baseVersion !== state.version) {
@@ -78,12 +82,17 @@ export class DocumentAggregate<D extends object> {
       };
     }
     if (!changedFields) {
-      return { outcome: 'published', events: [{ type: this.types.published, data: { document } }] };
+      return {
+        outcome: 'published',
+        events: [{ type: this.types.published, data: { document } }],
+        contentDigest: digest ?? documentDigest(document),
+      };
     }
     return {
       outcome: 'revised',
       changedFields,
       events: [{ type: this.types.revised, data: { document, changedFields } satisfies RevisedData<D> }],
+      contentDigest: digest ?? documentDigest(document),
     };
   }
 
@@ -92,7 +101,11 @@ export class DocumentAggregate<D extends object> {
     if (baseVersion !== undefined && baseVersion !== state.version) {
       return { outcome: 'conflict', events: [], detail: `changed since version ${baseVersion}` };
     }
-    return { outcome: 'withdrawn', events: [{ type: this.types.withdrawn, data: { reason } satisfies WithdrawnData }] };
+    return {
+      outcome: 'withdrawn',
+      events: [{ type: this.types.withdrawn, data: { reason } satisfies WithdrawnData }],
+      contentDigest: null,
+    };
   }
 }
 

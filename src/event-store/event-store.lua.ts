@@ -1,7 +1,12 @@
 /**
- * Appends events to one aggregate if its version is still the expected one, in one atomic step.
- * KEYS[1] global stream, KEYS[2] hash of aggregate versions, KEYS[3] list of the aggregate's stream ids.
- * ARGV[1] aggregate stream name, ARGV[2] expected version, then pairs of (event type, envelope JSON).
+ * Appends events to one aggregate if its version is still the expected one, in one atomic step, and
+ * records the digest of the aggregate's document after them (or drops it: an append that names no
+ * digest must never leave the previous one standing, or an import would take a changed document for
+ * unchanged).
+ * KEYS[1] global stream, KEYS[2] hash of aggregate versions, KEYS[3] list of the aggregate's stream ids,
+ * KEYS[4] hash of content digests.
+ * ARGV[1] aggregate stream name, ARGV[2] expected version, ARGV[3] the document's digest ('' = none),
+ * then pairs of (event type, envelope JSON).
  * Returns {1, id...} on success, {0, actualVersion} on a version conflict.
  */
 export const APPEND_EVENTS_LUA = `
@@ -12,14 +17,33 @@ if current ~= expected then
 end
 local result = {1}
 local n = 0
-for i = 3, #ARGV, 2 do
+for i = 4, #ARGV, 2 do
   n = n + 1
   local id = redis.call('XADD', KEYS[1], '*', 'type', ARGV[i], 'stream', ARGV[1], 'version', expected + n, 'event', ARGV[i + 1])
   redis.call('RPUSH', KEYS[3], id)
   result[#result + 1] = id
 end
 redis.call('HSET', KEYS[2], ARGV[1], expected + n)
+if ARGV[3] ~= '' then
+  redis.call('HSET', KEYS[4], ARGV[1], ARGV[3])
+else
+  redis.call('HDEL', KEYS[4], ARGV[1])
+end
 return result
+`;
+
+/**
+ * Records the digest of an aggregate's document as of a version, if the aggregate is still at that
+ * version (for stores written before digests were kept, see EventStore.recordDigests).
+ * KEYS[1] hash of aggregate versions, KEYS[2] hash of content digests; ARGV[1] aggregate stream name,
+ * ARGV[2] version, ARGV[3] digest. Returns 1 when recorded, 0 when the aggregate has moved on.
+ */
+export const RECORD_DIGEST_LUA = `
+if tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0') ~= tonumber(ARGV[2]) then
+  return 0
+end
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
+return 1
 `;
 
 /**

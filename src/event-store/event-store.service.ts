@@ -7,8 +7,8 @@ export const EVENT_SCHEMA_VERSION = 1;
 
 /**
  * The event store: one Redis stream holds every event in global order; a hash holds each aggregate's
- * version; a list per aggregate holds the ids of its events. Appends are atomic Lua scripts with an
- * expected-version check. The stream is never trimmed.
+ * version, another the digest of its current document; a list per aggregate holds the ids of its events.
+ * Appends are atomic Lua scripts with an expected-version check. The stream is never trimmed.
  */
 @Injectable()
 export class EventStore {
@@ -16,7 +16,9 @@ export class EventStore {
 
   /**
    * Appends events to an aggregate whose current version must be `expectedVersion` (0 = new).
-   * Throws ConcurrencyConflictError when another writer got there first.
+   * Throws ConcurrencyConflictError when another writer got there first. `contentDigest` is the
+   * documentDigest of the aggregate's document after these events; null (withdrawn, or not known) drops
+   * the recorded one, in the same atomic step.
    */
   async append(
     aggregateType: string,
@@ -24,6 +26,7 @@ export class EventStore {
     expectedVersion: number,
     events: NewEvent[],
     actor: string,
+    contentDigest: string | null = null,
   ): Promise<StoredEvent[]> {
     if (events.length === 0) return [];
     const stream = streamName(aggregateType, aggregateId);
@@ -46,8 +49,10 @@ export class EventStore {
       keys.events,
       keys.versions,
       keys.aggregateEvents(stream),
+      keys.contentDigests,
       stream,
       expectedVersion,
+      contentDigest ?? '',
       ...args,
     );
     if (Number(reply[0]) !== 1) {
@@ -126,17 +131,51 @@ export class EventStore {
 
   /** Current version of every aggregate, by aggregate type, from one read of the versions hash. */
   async versionsByType(): Promise<Map<string, Map<string, number>>> {
-    const all = await this.redis.client.hgetall(this.redis.keys.versions);
-    const byType = new Map<string, Map<string, number>>();
-    for (const [stream, version] of Object.entries(all)) {
-      const cut = stream.indexOf(':');
-      const type = stream.slice(0, cut);
-      let versions = byType.get(type);
-      if (!versions) byType.set(type, (versions = new Map()));
-      versions.set(stream.slice(cut + 1), Number(version));
-    }
-    return byType;
+    return byType(await this.redis.client.hgetall(this.redis.keys.versions), Number);
   }
+
+  /**
+   * Every aggregate's version and the digest of its current document where one is recorded, by
+   * aggregate type, read together (one transaction), so each digest is that of the version beside it.
+   */
+  async versionsAndDigests(): Promise<{ versions: Map<string, Map<string, number>>; digests: Map<string, Map<string, string>> }> {
+    const keys = this.redis.keys;
+    const reply = await this.redis.client.multi().hgetall(keys.versions).hgetall(keys.contentDigests).exec();
+    if (!reply) throw new Error('event store: the read of versions and digests was aborted');
+    for (const [error] of reply) if (error) throw error;
+    return {
+      versions: byType(reply[0][1] as Record<string, string>, Number),
+      digests: byType(reply[1][1] as Record<string, string>, String),
+    };
+  }
+
+  /**
+   * Records the digests of documents found equal to what the store holds, each as of the version it was
+   * compared with (an aggregate that has moved on since is left alone). Stores written before digests
+   * were kept gain them this way, on their first import. Returns how many were recorded.
+   */
+  async recordDigests(items: Array<{ aggregateType: string; aggregateId: string; version: number; digest: string }>): Promise<number> {
+    const keys = this.redis.keys;
+    const replies = await Promise.all(
+      items.map(({ aggregateType, aggregateId, version, digest }) =>
+        this.redis.client.recordDigest(keys.versions, keys.contentDigests, streamName(aggregateType, aggregateId), version, digest),
+      ),
+    );
+    return replies.filter((recorded) => Number(recorded) === 1).length;
+  }
+}
+
+/** A hash keyed by aggregate stream name ('type:id'), split by aggregate type. */
+function byType<T>(hash: Record<string, string>, value: (raw: string) => T): Map<string, Map<string, T>> {
+  const result = new Map<string, Map<string, T>>();
+  for (const [stream, raw] of Object.entries(hash)) {
+    const cut = stream.indexOf(':');
+    const type = stream.slice(0, cut);
+    let ofType = result.get(type);
+    if (!ofType) result.set(type, (ofType = new Map()));
+    ofType.set(stream.slice(cut + 1), value(raw));
+  }
+  return result;
 }
 
 export function streamName(aggregateType: string, aggregateId: string): string {

@@ -1,7 +1,8 @@
 /**
  * Every Redis key of the service. Keys that a Lua script or a transaction touches together share one
  * hash tag (the part in braces), so the same code runs unchanged on Redis Cluster:
- * - `{ns:es}`   the event store (global stream, aggregate versions, per-aggregate event ids);
+ * - `{ns:es}`   the event store (global stream, aggregate versions and content digests, per-aggregate
+ *               event ids);
  * - `{ns:rm}`   read-model control (current generation, lease, generation counter);
  * - `{ns:gN}`   every read model and search key of generation N.
  */
@@ -14,6 +15,10 @@ export class RedisKeys {
   }
   get versions(): string {
     return `{${this.namespace}:es}:versions`;
+  }
+  /** Aggregate stream name -> digest of its current document (see documentDigest); none once withdrawn. */
+  get contentDigests(): string {
+    return `{${this.namespace}:es}:digests`;
   }
   aggregateEvents(streamName: string): string {
     return `{${this.namespace}:es}:agg:${streamName}`;

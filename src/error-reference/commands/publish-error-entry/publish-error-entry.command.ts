@@ -6,5 +6,7 @@ export class PublishErrorEntryCommand {
     readonly entry: ErrorEntryDocument,
     readonly actor: string,
     readonly baseVersion?: number,
+    /** The document's documentDigest, when the caller worked it out already (bulk import). */
+    readonly contentDigest?: string,
   ) {}
 }

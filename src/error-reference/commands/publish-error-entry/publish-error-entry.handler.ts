@@ -8,11 +8,11 @@ import { PublishErrorEntryCommand } from './publish-error-entry.command';
 export class PublishErrorEntryHandler implements ICommandHandler<PublishErrorEntryCommand, CommandResult> {
   constructor(private readonly runner: CommandRunner) {}
 
-  execute({ entry, actor, baseVersion }: PublishErrorEntryCommand): Promise<CommandResult> {
+  execute({ entry, actor, baseVersion, contentDigest }: PublishErrorEntryCommand): Promise<CommandResult> {
     return this.runner.run(
       errorEntryAggregate,
       errorEntryId(entry),
-      (state) => errorEntryAggregate.decidePublish(state, entry, baseVersion),
+      (state) => errorEntryAggregate.decidePublish(state, entry, baseVersion, contentDigest),
       actor,
       baseVersion === 0,
     );

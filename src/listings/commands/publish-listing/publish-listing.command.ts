@@ -7,5 +7,7 @@ export class PublishListingCommand {
     readonly actor: string,
     /** Version the editor's change is based on; a newer version in the store is a reported conflict. */
     readonly baseVersion?: number,
+    /** The document's documentDigest, when the caller worked it out already (bulk import). */
+    readonly contentDigest?: string,
   ) {}
 }

@@ -7,11 +7,11 @@ import { PublishListingCommand } from './publish-listing.command';
 export class PublishListingHandler implements ICommandHandler<PublishListingCommand, CommandResult> {
   constructor(private readonly runner: CommandRunner) {}
 
-  execute({ listing, actor, baseVersion }: PublishListingCommand): Promise<CommandResult> {
+  execute({ listing, actor, baseVersion, contentDigest }: PublishListingCommand): Promise<CommandResult> {
     return this.runner.run(
       listingAggregate,
       listing.slug,
-      (state) => listingAggregate.decidePublish(state, listing, baseVersion),
+      (state) => listingAggregate.decidePublish(state, listing, baseVersion, contentDigest),
       actor,
       baseVersion === 0,
     );

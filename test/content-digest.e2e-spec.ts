@@ -1,0 +1,151 @@
+import { CommandBus } from '@nestjs/cqrs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse, stringify } from 'yaml';
+import { ImportReport } from '../src/catalog/catalog-import.service';
+import { documentDigest } from '../src/event-store/content-digest';
+import { CommandResult } from '../src/event-store/command-runner';
+import { EventStore } from '../src/event-store/event-store.service';
+import { WithdrawListingCommand } from '../src/listings/commands/withdraw-listing/withdraw-listing.command';
+import { LISTING_AGGREGATE, listingAggregate } from '../src/listings/listing.aggregate';
+import { LISTING_REVISED } from '../src/listings/events/listing-events';
+import { ListingDocument, parseListing } from '../src/listings/listing.document';
+import { RedisConnection } from '../src/redis/redis-connection';
+import { RunningService, startService } from './support/harness';
+
+/**
+ * The event store keeps a digest of each aggregate's current document, and an import reports a file
+ * whose document has that digest as unchanged without a command. What must hold: a digest never
+ * outlives the document it was made from (or a change would be taken for no change), and an import
+ * still finds changes when digests are missing.
+ */
+let service: RunningService;
+let store: EventStore;
+let redis: RedisConnection;
+let work: string;
+let commands = 0;
+
+beforeAll(async () => {
+  service = await startService('digest');
+  store = service.app.get(EventStore);
+  redis = service.app.get(RedisConnection);
+  const bus = service.app.get(CommandBus);
+  const execute = bus.execute.bind(bus);
+  // Counts the commands an import sends (they still run).
+  bus.execute = ((command: Parameters<typeof execute>[0]) => {
+    commands++;
+    return execute(command);
+  }) as typeof bus.execute;
+  work = mkdtempSync(join(tmpdir(), 'digest-'));
+  expect((await service.ingest(['fixtures'])).problems).toEqual([]);
+});
+afterAll(async () => {
+  rmSync(work, { recursive: true, force: true });
+  await service?.close();
+});
+
+async function ingestCounting(paths: string[], actor = 'test'): Promise<{ report: ImportReport; commands: number }> {
+  const before = commands;
+  const report = await service.ingest(paths, actor);
+  expect(report.problems).toEqual([]);
+  return { report, commands: commands - before };
+}
+
+const outcomes = (report: ImportReport) => report.results.map((r) => `${r.aggregateId}:${r.outcome}`);
+const digests = () => redis.client.hgetall(redis.keys.contentDigests);
+const fixtureDoc = (slug: string) => parse(readFileSync(`fixtures/listings/${slug}.yaml`, 'utf8')) as Record<string, unknown>;
+
+function writeListing(dir: string, slug: string, doc: Record<string, unknown>): string {
+  const file = join(dir, `${slug}.yaml`);
+  writeFileSync(file, stringify(doc));
+  return file;
+}
+
+async function currentDocument(slug: string): Promise<ListingDocument | null> {
+  return listingAggregate.fold(await store.readAggregate(LISTING_AGGREGATE, slug)).document;
+}
+
+it('records the digest of every document published, the digest of the document stored', async () => {
+  const recorded = await digests();
+  expect(Object.keys(recorded)).toHaveLength(127 + 15);
+  for (const slug of ['openai', 'stripe', 'remove-bg']) {
+    expect(recorded[`${LISTING_AGGREGATE}:${slug}`]).toBe(documentDigest((await currentDocument(slug))!));
+  }
+});
+
+it('re-importing unchanged files sends no command and reports each unchanged at its version', async () => {
+  const { report, commands } = await ingestCounting(['fixtures']);
+  expect(commands).toBe(0);
+  expect(report.results).toHaveLength(142);
+  expect(report.results.every((r) => r.outcome === 'unchanged' && r.version === 1)).toBe(true);
+  expect(report.projection).toBe('not-needed');
+});
+
+it('takes the same content written in another key order for unchanged', async () => {
+  const dir = mkdtempSync(join(work, 'order-'));
+  const doc = fixtureDoc('mistral');
+  const reversed = Object.fromEntries(Object.entries(doc).reverse());
+  writeListing(dir, 'mistral', reversed);
+  const { report, commands } = await ingestCounting([dir]);
+  expect(outcomes(report)).toEqual(['mistral:unchanged']);
+  expect(commands).toBe(0);
+});
+
+it('revises a changed file among unchanged ones and records the new digest', async () => {
+  const dir = mkdtempSync(join(work, 'change-'));
+  cpSync('fixtures/listings', dir, { recursive: true });
+  writeListing(dir, 'cohere', { ...fixtureDoc('cohere'), popularity: 61 });
+  const { report, commands } = await ingestCounting([dir]);
+  expect(commands).toBe(1);
+  expect(report.results.filter((r) => r.outcome !== 'unchanged').map((r) => `${r.aggregateId}:${r.outcome}`)).toEqual(['cohere:revised']);
+  expect((await digests())[`${LISTING_AGGREGATE}:cohere`]).toBe(documentDigest((await currentDocument('cohere'))!));
+  // The original file is a change now, not a match of a digest left behind.
+  const back = await ingestCounting(['fixtures/listings/cohere.yaml']);
+  expect(outcomes(back.report)).toEqual(['cohere:revised']);
+  expect((await currentDocument('cohere'))!.popularity).toBe(fixtureDoc('cohere').popularity);
+});
+
+it('an append that names no digest drops the recorded one, so the next import compares in full', async () => {
+  const original = (await currentDocument('groq'))!;
+  const events = await store.readAggregate(LISTING_AGGREGATE, 'groq');
+  const changed = { ...original, latency: 'Changed by a writer that records no digest.' };
+  await store.append(LISTING_AGGREGATE, 'groq', events.length, [{ type: LISTING_REVISED, data: { document: changed, changedFields: ['latency'] } }], 'other');
+  expect((await digests())[`${LISTING_AGGREGATE}:groq`]).toBeUndefined();
+  const { report, commands } = await ingestCounting(['fixtures/listings/groq.yaml']);
+  expect(outcomes(report)).toEqual(['groq:revised']);
+  expect(commands).toBe(1);
+  expect(await currentDocument('groq')).toEqual(parseListing(fixtureDoc('groq')).listing);
+});
+
+it('withdrawing drops the digest; publishing the file again is a publication', async () => {
+  const withdrawn = await service.app.get(CommandBus).execute<WithdrawListingCommand, CommandResult>(new WithdrawListingCommand('replicate', 'test'));
+  expect(withdrawn.outcome).toBe('withdrawn');
+  expect((await digests())[`${LISTING_AGGREGATE}:replicate`]).toBeUndefined();
+  const { report } = await ingestCounting(['fixtures/listings/replicate.yaml']);
+  expect(outcomes(report)).toEqual(['replicate:published']);
+  expect((await digests())[`${LISTING_AGGREGATE}:replicate`]).toBe(documentDigest(parseListing(fixtureDoc('replicate')).listing!));
+});
+
+it('a store without digests: the first import compares in full and records them, the next sends no command', async () => {
+  await redis.client.del(redis.keys.contentDigests);
+  const first = await ingestCounting(['fixtures']);
+  expect(first.commands).toBe(142);
+  expect(first.report.results.every((r) => r.outcome === 'unchanged')).toBe(true);
+  expect(Object.keys(await digests())).toHaveLength(142);
+  const second = await ingestCounting(['fixtures']);
+  expect(second.commands).toBe(0);
+  expect(second.report.results.every((r) => r.outcome === 'unchanged')).toBe(true);
+});
+
+it('records a digest only for the version it was compared with', async () => {
+  const events = await store.readAggregate(LISTING_AGGREGATE, 'openai');
+  const stream = `${LISTING_AGGREGATE}:openai`;
+  await redis.client.hdel(redis.keys.contentDigests, stream);
+  const stale = await store.recordDigests([{ aggregateType: LISTING_AGGREGATE, aggregateId: 'openai', version: events.length - 1, digest: 'stale' }]);
+  expect(stale).toBe(0);
+  expect(await redis.client.hget(redis.keys.contentDigests, stream)).toBeNull();
+  const current = await store.recordDigests([{ aggregateType: LISTING_AGGREGATE, aggregateId: 'openai', version: events.length, digest: 'current' }]);
+  expect(current).toBe(1);
+  expect(await redis.client.hget(redis.keys.contentDigests, stream)).toBe('current');
+});
