@@ -1,3 +1,4 @@
+import { documentDigest } from './content-digest';
 import { canonicalJson, diffFields, DocumentAggregate } from './document-aggregate';
 import type { EventEnvelope } from './event-envelope';
 
@@ -75,5 +76,17 @@ describe('canonicalJson and diffFields', () => {
   });
   it('lists changed, added and removed fields', () => {
     expect(diffFields({ a: 1, b: 2, c: 3 }, { a: 1, b: 5, d: 4 })).toEqual(['b', 'd', 'c']);
+  });
+
+  it('names the digest of the document after its events: the caller\'s if given, none once withdrawn', () => {
+    expect(aggregate.decidePublish(aggregate.initial(), doc).contentDigest).toBe(documentDigest(doc));
+    const state = aggregate.fold([envelope('ThingPublished', 1, { document: doc })]);
+    const revised = { ...doc, name: 'B' };
+    expect(aggregate.decidePublish(state, revised).contentDigest).toBe(documentDigest(revised));
+    expect(aggregate.decidePublish(state, revised, undefined, 'worked-out-already').contentDigest).toBe('worked-out-already');
+    expect(aggregate.decidePublish(state, doc).contentDigest).toBeUndefined(); // unchanged: nothing appended
+    expect(aggregate.decideWithdraw(state, null).contentDigest).toBeNull();
+    expect(documentDigest({ ...doc })).toBe(documentDigest(doc));
+    expect(documentDigest({ ...doc, tags: ['y'] })).not.toBe(documentDigest(doc));
   });
 });
