@@ -12,13 +12,23 @@ async function main(): Promise<void> {
     logger: ['error', 'warn'],
     errorHandler: (error) => {
       console.error(error.message);
-      process.exit(1);
+      void exit(1);
     },
     serviceErrorHandler: (error) => {
       console.error(error.message);
-      process.exit(1);
+      void exit(1);
     },
   });
 }
 
-void main().then(() => process.exit(process.exitCode ?? 0));
+/**
+ * Exits once everything printed has been written: output to a pipe is written asynchronously, and
+ * exiting at once lost the end of a long report (the summary of a 100,000-file ingest) when the reader
+ * was slower than the writer. Exits explicitly because connections and threads may still be open.
+ */
+async function exit(code: number): Promise<void> {
+  await Promise.all([process.stdout, process.stderr].map((stream) => new Promise<void>((resolve) => stream.write('', () => resolve()))));
+  process.exit(code);
+}
+
+void main().then(() => exit(Number(process.exitCode ?? 0)));

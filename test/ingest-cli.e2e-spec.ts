@@ -3,6 +3,8 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
+import { spawn } from 'node:child_process';
+import { generateCatalog, writeCatalog } from '../bench/lib/synthetic-catalog';
 import { runCli } from './support/cli';
 import { dropNamespace, REDIS_URL, uniqueNamespace } from './support/harness';
 
@@ -146,5 +148,25 @@ describe('ingest, re-ingest, revise, withdraw, history, export', () => {
     const after = await redis.get(`{${namespace}:rm}:current`);
     expect(Number(after)).toBeGreaterThan(Number(before));
     expect(await redis.hlen(`{${namespace}:g${after}}:detail`)).toBe(126);
+  });
+});
+
+describe('output', () => {
+  it('prints a long report to the end when its reader is slow (a pipe to a pager, a log collector)', async () => {
+    const dir = mkdtempSync(join(work, 'long-'));
+    writeCatalog(generateCatalog(2000), dir);
+    // Over 64 KB of lines: more than a pipe holds, so the CLI's last writes wait for the reader.
+    const child = spawn(process.execPath, ['dist/ingest/main.js', 'ingest', '--dry-run', dir, 'fixtures'], {
+      env: { ...process.env, REDIS_URL, REDIS_NAMESPACE: uniqueNamespace('cli-long') },
+    });
+    let stdout = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stdout.pause();
+    setTimeout(() => child.stdout.resume(), 1500);
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(0);
+    expect(stdout.length).toBeGreaterThan(65536);
+    expect(stdout).toContain('(dry run) 2127 listings: 2127 published; 15 error entries: 15 published');
+    expect(stdout).toMatch(/^time: reading and validating \d+ ms/m);
   });
 });

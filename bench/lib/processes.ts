@@ -72,9 +72,12 @@ export function runCli(args: string[], env: Record<string, string>): Promise<{ m
   let stderr = '';
   child.stdout!.on('data', (d) => (stdout += d));
   child.stderr!.on('data', (d) => (stderr += d));
+  // Timed to the process's exit; answered once its output is read to the end ('exit' can come first).
+  let ms = 0;
+  child.on('exit', () => (ms = Date.now() - started));
   return new Promise((resolve, reject) => {
-    child.on('exit', (code) =>
-      code === 0 ? resolve({ ms: Date.now() - started, stdout, stderr }) : reject(new Error(`ingest ${args.join(' ')} exited ${code}:\n${stderr}`)),
+    child.on('close', (code) =>
+      code === 0 ? resolve({ ms, stdout, stderr }) : reject(new Error(`ingest ${args.join(' ')} exited ${code}:\n${stderr}`)),
     );
   });
 }
