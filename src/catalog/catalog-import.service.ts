@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { CommandBus } from '@nestjs/cqrs';
+import { CommandBus, ICommand } from '@nestjs/cqrs';
 import { CommandResult, CommandRunner } from '../event-store/command-runner';
+import type { DocumentAggregate } from '../event-store/document-aggregate';
 import { EventStore } from '../event-store/event-store.service';
 import { PublishErrorEntryCommand } from '../error-reference/commands/publish-error-entry/publish-error-entry.command';
-import { ERROR_ENTRY_AGGREGATE, errorEntryAggregate } from '../error-reference/error-entry.aggregate';
+import { errorEntryAggregate } from '../error-reference/error-entry.aggregate';
 import { PublishListingCommand } from '../listings/commands/publish-listing/publish-listing.command';
-import { LISTING_AGGREGATE, listingAggregate } from '../listings/listing.aggregate';
+import { listingAggregate } from '../listings/listing.aggregate';
 import { ProjectionRunner } from '../projections/projection-runner.service';
 import { RedisConnection } from '../redis/redis-connection';
 import { CategoryCatalog } from './category-catalog';
@@ -96,36 +97,34 @@ export class CatalogImportService {
     if (content.problems.length > 0) return { problems: content.problems, results: [], phases };
 
     const items: ImportItem[] = [];
-    const baseOf = (type: string, id: string) => versions.get(type)?.get(id) ?? 0;
-    for (const { file, listing, digest } of content.listings) {
-      const base = baseOf(LISTING_AGGREGATE, listing.slug);
+    const add = <D extends object>(
+      kind: ImportItem['kind'],
+      aggregate: DocumentAggregate<D>,
+      id: string,
+      file: string,
+      document: D,
+      digest: string,
+      command: (base: number) => ICommand,
+    ) => {
+      const base = versions.get(aggregate.aggregateType)?.get(id) ?? 0;
       items.push({
-        kind: 'listing',
+        kind,
         file,
-        aggregateType: LISTING_AGGREGATE,
-        id: listing.slug,
-        base,
-        digest,
-        run: () =>
-          options.dryRun
-            ? this.commandRunner.preview(listingAggregate, listing.slug, (s) => listingAggregate.decidePublish(s, listing, base, digest))
-            : this.commandBus.execute<PublishListingCommand, CommandResult>(new PublishListingCommand(listing, options.actor, base, digest)),
-      });
-    }
-    for (const { file, id, entry, digest } of content.errorEntries) {
-      const base = baseOf(ERROR_ENTRY_AGGREGATE, id);
-      items.push({
-        kind: 'error-entry',
-        file,
-        aggregateType: ERROR_ENTRY_AGGREGATE,
+        aggregateType: aggregate.aggregateType,
         id,
         base,
         digest,
         run: () =>
           options.dryRun
-            ? this.commandRunner.preview(errorEntryAggregate, id, (s) => errorEntryAggregate.decidePublish(s, entry, base, digest))
-            : this.commandBus.execute<PublishErrorEntryCommand, CommandResult>(new PublishErrorEntryCommand(entry, options.actor, base, digest)),
+            ? this.commandRunner.preview(aggregate, id, (state) => aggregate.decidePublish(state, document, base, digest))
+            : this.commandBus.execute<ICommand, CommandResult>(command(base)),
       });
+    };
+    for (const { file, listing, digest } of content.listings) {
+      add('listing', listingAggregate, listing.slug, file, listing, digest, (base) => new PublishListingCommand(listing, options.actor, base, digest));
+    }
+    for (const { file, id, entry, digest } of content.errorEntries) {
+      add('error-entry', errorEntryAggregate, id, file, entry, digest, (base) => new PublishErrorEntryCommand(entry, options.actor, base, digest));
     }
 
     // A file whose document has the digest the store recorded for the version read above changes
