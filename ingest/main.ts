@@ -10,13 +10,15 @@ import { IngestCliModule } from './ingest-cli.module';
 async function main(): Promise<void> {
   await CommandFactory.run(IngestCliModule.register(new AppConfig()), {
     logger: ['error', 'warn'],
+    // Bad usage: commander exits right after this handler, so there is nothing to wait for.
     errorHandler: (error) => {
       console.error(error.message);
-      void exit(1);
+      process.exit(1);
     },
+    // A failed command: main() returns next, and exit() below ends with this code once output is written.
     serviceErrorHandler: (error) => {
       console.error(error.message);
-      void exit(1);
+      process.exitCode = 1;
     },
   });
 }

@@ -66,11 +66,17 @@ async function currentDocument(slug: string): Promise<ListingDocument | null> {
   return listingAggregate.fold(await store.readAggregate(LISTING_AGGREGATE, slug)).document;
 }
 
+/** What the store should record for a listing now: its version and the digest of its document. */
+async function expectedRecord(slug: string): Promise<string> {
+  const state = listingAggregate.fold(await store.readAggregate(LISTING_AGGREGATE, slug));
+  return `${state.version}:${documentDigest(state.document!)}`;
+}
+
 it('records the digest of every document published, the digest of the document stored', async () => {
   const recorded = await digests();
   expect(Object.keys(recorded)).toHaveLength(127 + 15);
   for (const slug of ['openai', 'stripe', 'remove-bg']) {
-    expect(recorded[`${LISTING_AGGREGATE}:${slug}`]).toBe(documentDigest((await currentDocument(slug))!));
+    expect(recorded[`${LISTING_AGGREGATE}:${slug}`]).toBe(await expectedRecord(slug));
   }
 });
 
@@ -99,7 +105,7 @@ it('revises a changed file among unchanged ones and records the new digest', asy
   const { report, commands } = await ingestCounting([dir]);
   expect(commands).toBe(1);
   expect(report.results.filter((r) => r.outcome !== 'unchanged').map((r) => `${r.aggregateId}:${r.outcome}`)).toEqual(['cohere:revised']);
-  expect((await digests())[`${LISTING_AGGREGATE}:cohere`]).toBe(documentDigest((await currentDocument('cohere'))!));
+  expect((await digests())[`${LISTING_AGGREGATE}:cohere`]).toBe(await expectedRecord('cohere'));
   // The original file is a change now, not a match of a digest left behind.
   const back = await ingestCounting(['fixtures/listings/cohere.yaml']);
   expect(outcomes(back.report)).toEqual(['cohere:revised']);
@@ -118,13 +124,27 @@ it('an append that names no digest drops the recorded one, so the next import co
   expect(await currentDocument('groq')).toEqual(parseListing(fixtureDoc('groq')).listing);
 });
 
+it('a digest left behind at an older version (a writer that does not keep digests) counts for nothing', async () => {
+  const stream = `${LISTING_AGGREGATE}:deepseek`;
+  const left = (await digests())[stream];
+  expect(left).toBe(await expectedRecord('deepseek'));
+  const events = await store.readAggregate(LISTING_AGGREGATE, 'deepseek');
+  const changed = { ...(await currentDocument('deepseek'))!, pricing: 'Changed by a writer that leaves the digest as it was.' };
+  await store.append(LISTING_AGGREGATE, 'deepseek', events.length, [{ type: LISTING_REVISED, data: { document: changed, changedFields: ['pricing'] } }], 'older-writer');
+  await redis.client.hset(redis.keys.contentDigests, stream, left); // as a writer that knows nothing of digests leaves it
+  const { report, commands } = await ingestCounting(['fixtures/listings/deepseek.yaml']);
+  expect(outcomes(report)).toEqual(['deepseek:revised']);
+  expect(commands).toBe(1);
+  expect(await currentDocument('deepseek')).toEqual(parseListing(fixtureDoc('deepseek')).listing);
+});
+
 it('withdrawing drops the digest; publishing the file again is a publication', async () => {
   const withdrawn = await service.app.get(CommandBus).execute<WithdrawListingCommand, CommandResult>(new WithdrawListingCommand('replicate', 'test'));
   expect(withdrawn.outcome).toBe('withdrawn');
   expect((await digests())[`${LISTING_AGGREGATE}:replicate`]).toBeUndefined();
   const { report } = await ingestCounting(['fixtures/listings/replicate.yaml']);
   expect(outcomes(report)).toEqual(['replicate:published']);
-  expect((await digests())[`${LISTING_AGGREGATE}:replicate`]).toBe(documentDigest(parseListing(fixtureDoc('replicate')).listing!));
+  expect((await digests())[`${LISTING_AGGREGATE}:replicate`]).toBe(`3:${documentDigest(parseListing(fixtureDoc('replicate')).listing!)}`);
 });
 
 it('a store without digests: the first import compares in full and records them, the next sends no command', async () => {
@@ -147,5 +167,5 @@ it('records a digest only for the version it was compared with', async () => {
   expect(await redis.client.hget(redis.keys.contentDigests, stream)).toBeNull();
   const current = await store.recordDigests([{ aggregateType: LISTING_AGGREGATE, aggregateId: 'openai', version: events.length, digest: 'current' }]);
   expect(current).toBe(1);
-  expect(await redis.client.hget(redis.keys.contentDigests, stream)).toBe('current');
+  expect(await redis.client.hget(redis.keys.contentDigests, stream)).toBe(`${events.length}:current`);
 });

@@ -1,8 +1,8 @@
 /**
  * Appends events to one aggregate if its version is still the expected one, in one atomic step, and
- * records the digest of the aggregate's document after them (or drops it: an append that names no
- * digest must never leave the previous one standing, or an import would take a changed document for
- * unchanged).
+ * records the digest of the aggregate's document after them as `version:digest` (or drops it: an append
+ * that names no digest must never leave the previous one standing). The version in the record is a
+ * second guard: a digest counts only while the aggregate is still at that version, whatever wrote since.
  * KEYS[1] global stream, KEYS[2] hash of aggregate versions, KEYS[3] list of the aggregate's stream ids,
  * KEYS[4] hash of content digests.
  * ARGV[1] aggregate stream name, ARGV[2] expected version, ARGV[3] the document's digest ('' = none),
@@ -25,7 +25,7 @@ for i = 4, #ARGV, 2 do
 end
 redis.call('HSET', KEYS[2], ARGV[1], expected + n)
 if ARGV[3] ~= '' then
-  redis.call('HSET', KEYS[4], ARGV[1], ARGV[3])
+  redis.call('HSET', KEYS[4], ARGV[1], (expected + n) .. ':' .. ARGV[3])
 else
   redis.call('HDEL', KEYS[4], ARGV[1])
 end
@@ -42,7 +42,7 @@ export const RECORD_DIGEST_LUA = `
 if tonumber(redis.call('HGET', KEYS[1], ARGV[1]) or '0') ~= tonumber(ARGV[2]) then
   return 0
 end
-redis.call('HSET', KEYS[2], ARGV[1], ARGV[3])
+redis.call('HSET', KEYS[2], ARGV[1], ARGV[2] .. ':' .. ARGV[3])
 return 1
 `;
 

@@ -135,17 +135,21 @@ export class EventStore {
   }
 
   /**
-   * Every aggregate's version and the digest of its current document where one is recorded, by
-   * aggregate type, read together (one transaction), so each digest is that of the version beside it.
+   * Every aggregate's version and, where one is recorded, the digest of its document with the version it
+   * was recorded at, by aggregate type, read together (one transaction). A digest describes the current
+   * document only when its version is the aggregate's version.
    */
-  async versionsAndDigests(): Promise<{ versions: Map<string, Map<string, number>>; digests: Map<string, Map<string, string>> }> {
+  async versionsAndDigests(): Promise<{ versions: Map<string, Map<string, number>>; digests: Map<string, Map<string, RecordedDigest>> }> {
     const keys = this.redis.keys;
     const reply = await this.redis.client.multi().hgetall(keys.versions).hgetall(keys.contentDigests).exec();
     if (!reply) throw new Error('event store: the read of versions and digests was aborted');
     for (const [error] of reply) if (error) throw error;
     return {
       versions: byType(reply[0][1] as Record<string, string>, Number),
-      digests: byType(reply[1][1] as Record<string, string>, String),
+      digests: byType(reply[1][1] as Record<string, string>, (raw) => {
+        const cut = raw.indexOf(':');
+        return { version: Number(raw.slice(0, cut)), digest: raw.slice(cut + 1) };
+      }),
     };
   }
 
@@ -156,13 +160,26 @@ export class EventStore {
    */
   async recordDigests(items: Array<{ aggregateType: string; aggregateId: string; version: number; digest: string }>): Promise<number> {
     const keys = this.redis.keys;
-    const replies = await Promise.all(
-      items.map(({ aggregateType, aggregateId, version, digest }) =>
-        this.redis.client.recordDigest(keys.versions, keys.contentDigests, streamName(aggregateType, aggregateId), version, digest),
-      ),
-    );
-    return replies.filter((recorded) => Number(recorded) === 1).length;
+    let recorded = 0;
+    // A thousand at a time: a first import of a large store records one per document.
+    for (let start = 0; start < items.length; start += 1000) {
+      const replies = await Promise.all(
+        items
+          .slice(start, start + 1000)
+          .map(({ aggregateType, aggregateId, version, digest }) =>
+            this.redis.client.recordDigest(keys.versions, keys.contentDigests, streamName(aggregateType, aggregateId), version, digest),
+          ),
+      );
+      recorded += replies.filter((reply) => Number(reply) === 1).length;
+    }
+    return recorded;
   }
+}
+
+/** The digest of an aggregate's document, and the version of the aggregate it was recorded at. */
+export interface RecordedDigest {
+  version: number;
+  digest: string;
 }
 
 /** A hash keyed by aggregate stream name ('type:id'), split by aggregate type. */
