@@ -62,10 +62,10 @@ it('a command that keeps losing the append race is retried 3 times, then reporte
   /** An event store where another writer always appends just before us: real appends, real conflicts. */
   class ContendedStore extends EventStore {
     interfering = 0;
-    async append(type: string, id: string, expected: number, events: NewEvent[], actor: string): Promise<StoredEvent[]> {
+    async append(type: string, id: string, expected: number, events: NewEvent[], actor: string, digest: string | null = null): Promise<StoredEvent[]> {
       this.interfering++;
-      await super.append(type, id, expected, events, `rival-${this.interfering}`);
-      return super.append(type, id, expected, events, actor);
+      await super.append(type, id, expected, events, `rival-${this.interfering}`, digest);
+      return super.append(type, id, expected, events, actor, digest);
     }
   }
   const contended = new ContendedStore(service.app.get(RedisConnection));
