@@ -138,7 +138,7 @@ export class CatalogImportService {
     const compared: number[] = [];
     items.forEach((item, i) => {
       const recorded = digests.get(item.aggregateType)?.get(item.id);
-      if (item.base > 0 && recorded?.version === item.base && recorded.digest === item.digest) {
+      if (recorded?.version === item.base && recorded.digest === item.digest) {
         results[i] = { kind: item.kind, file: item.file, aggregateId: item.id, outcome: 'unchanged', version: item.base };
       } else compared.push(i);
     });
@@ -149,8 +149,8 @@ export class CatalogImportService {
     compared.forEach((i, n) => (results[i] = { kind: items[i].kind, file: items[i].file, ...outcomes[n] }));
 
     // Documents a command found equal to the stored ones without a matching digest (a store written
-    // before digests were kept): record theirs, so the next import skips them.
-    // They only spare later imports work: failing to record them is reported, not fatal (the events are stored).
+    // before digests were kept): record theirs, so the next import skips them. That only spares later
+    // imports work, so a failure is reported, not fatal (the events are stored).
     if (!options.dryRun) {
       const unrecorded = compared.filter((i) => results[i].outcome === 'unchanged');
       await this.store
