@@ -81,18 +81,15 @@ export class DocumentAggregate<D extends object> {
         detail: `changed by someone else since version ${baseVersion} (now version ${state.version})`,
       };
     }
+    const contentDigest = digest ?? documentDigest(document);
     if (!changedFields) {
-      return {
-        outcome: 'published',
-        events: [{ type: this.types.published, data: { document } }],
-        contentDigest: digest ?? documentDigest(document),
-      };
+      return { outcome: 'published', events: [{ type: this.types.published, data: { document } }], contentDigest };
     }
     return {
       outcome: 'revised',
       changedFields,
       events: [{ type: this.types.revised, data: { document, changedFields } satisfies RevisedData<D> }],
-      contentDigest: digest ?? documentDigest(document),
+      contentDigest,
     };
   }
 

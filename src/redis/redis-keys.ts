@@ -16,7 +16,7 @@ export class RedisKeys {
   get versions(): string {
     return `{${this.namespace}:es}:versions`;
   }
-  /** Aggregate stream name -> digest of its current document (see documentDigest); none once withdrawn. */
+  /** Aggregate stream name -> `version:digest` of its document at that version (see documentDigest); none once withdrawn. */
   get contentDigests(): string {
     return `{${this.namespace}:es}:digests`;
   }
