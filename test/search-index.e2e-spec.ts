@@ -85,8 +85,8 @@ it('edits applied batch by batch to common terms leave the same index and result
 }, 120_000);
 
 /** Runs a search with the script's thresholds set: `partial` reads common terms in part, `exhaustive` reads every posting. */
-async function runScript(q: string, category: string | null, thresholds: { common: number; top: number }) {
-  const { total, hits } = await service.app.get(ReadModelReader).search({ ...buildSearchRequest(q, category, 10), ...thresholds });
+async function runScript(q: string, category: string | null, thresholds: { common: number; top: number }, limit = 10) {
+  const { total, hits } = await service.app.get(ReadModelReader).search({ ...buildSearchRequest(q, category, limit), ...thresholds });
   const results = hits.map(({ slug, score, mask, summary }) => ({
     slug,
     score: Number(score),
@@ -132,4 +132,27 @@ it('a query over terms read in part finds listings that have all its words, the 
   const everywhere = await runScript('api', null, partial);
   const reference = await runScript('api', null, exhaustive);
   expect(everywhere.results.map((r) => r.popularity)).toEqual(reference.results.map((r) => r.popularity));
+}, 60_000);
+
+it('a page is the top of the whole ranking: a shorter page holds its first listings, ties in popularity order', async () => {
+  // The script orders only the rows that can reach the page, and of a large group of equals only the most
+  // popular: every page size must give the first listings of the ranking of all matches.
+  const queries: Array<[string, string | null]> = [
+    ['api', null],
+    ['text to speech', null],
+    ['vector database', null],
+    ['llm observability', null],
+    ['语音识别', null],
+    ['speech', 'audio'],
+  ];
+  for (const thresholds of [{ common: 1e9, top: 1e9 }, { common: 30, top: 10 }]) {
+    for (const [q, category] of queries) {
+      const all = (await runScript(q, category, thresholds, 5000)).results.map((r) => r.slug);
+      expect([q, all.length > 10]).toEqual([q, true]);
+      for (const limit of [1, 3, 10, 20].filter((n) => n < all.length)) {
+        const page = (await runScript(q, category, thresholds, limit)).results.map((r) => r.slug);
+        expect([q, limit, page]).toEqual([q, limit, all.slice(0, limit)]);
+      }
+    }
+  }
 }, 60_000);

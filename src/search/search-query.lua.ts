@@ -157,6 +157,8 @@ end
 
 -- Scores of many members of a sorted set (false where absent), 1000 per ZMSCORE (Lua's unpack has limits).
 local function scoresOf(key, members)
+  if #members == 0 then return {} end
+  if #members <= 1000 then return redis.call('ZMSCORE', key, unpack(members)) end
   local out = {}
   for from = 1, #members, 1000 do
     local chunk = {}
@@ -223,47 +225,102 @@ for c, clause in ipairs(req.clauses) do
     end
   end
 end
-
--- Best score and field mask of a term (any of its expansions) for a listing, from what was read; nil if none.
-local function specScore(list, slug)
-  local best, mask = nil, 0
-  for k = 1, #list do
-    local e = list[k]
-    local enc = e.postings[slug]
-    if enc then
-      local tf = math.floor(enc / 1024) / 100
-      local s = e.factor * tf * (k1 + 1) / (tf + k1)
-      if best == nil or s > best then best = s end
-      mask = bit.bor(mask, enc % 1024)
-    end
-  end
-  return best, mask
-end
--- Score and mask of an alternative (all its terms) for a listing, from what was read; nil if it does not match.
-local function altScore(c, a, slug)
-  local specs = order[c][a]
-  if not specs then return nil end
-  local lists = plan[c][a]
-  local sum, mask = 0, 0
-  for k = 1, #specs do
-    local s, m = specScore(lists[specs[k].i], slug)
-    if not s then return nil end
-    sum = sum + s
-    mask = bit.bor(mask, m)
-  end
-  return sum * specs.weight, mask
-end
--- A listing matches a clause through its best alternative; the mask gathers every alternative's fields.
-local function clauseScore(c, slug)
-  local best, mask = nil, 0
+-- The same, flat, for the loops that score and test listings: per clause, the alternatives that can match,
+-- each the list of its terms' expansions, most selective first.
+local matchers = {}
+for c in ipairs(req.clauses) do
+  matchers[c] = {}
   for a = 1, #plan[c] do
-    local s, m = altScore(c, a, slug)
-    if s then
-      if best == nil or s > best then best = s end
-      mask = bit.bor(mask, m)
+    local specs = order[c][a]
+    if specs then
+      local lists = {weight = specs.weight}
+      for k = 1, #specs do lists[k] = plan[c][a][specs[k].i] end
+      matchers[c][#matchers[c] + 1] = lists
     end
   end
-  return best, mask
+end
+
+-- These run tens of thousands of times per query, so they are written out as loops (a Lua function call costs
+-- more than the lookup it would wrap): they test membership where that is all that is asked, and scoring
+-- leaves field masks to the page's listings (clauseMask).
+-- A listing's score for a clause, from what was read: that of its best alternative (an alternative scores the
+-- mean of its terms' best expansions, times its weight); nil if it matches none.
+local function clauseScore(c, slug)
+  local best = nil
+  local alts = matchers[c]
+  for a = 1, #alts do
+    local lists = alts[a]
+    local sum = 0
+    for k = 1, #lists do
+      local list, s = lists[k], nil
+      for x = 1, #list do
+        local e = list[x]
+        local enc = e.postings[slug]
+        if enc then
+          local tf = (enc - enc % 1024) / 102400  -- the high part is the frequency times 100
+          local v = e.factor * tf * (k1 + 1) / (tf + k1)
+          if s == nil or v > s then s = v end
+        end
+      end
+      if s == nil then
+        sum = nil
+        break
+      end
+      sum = sum + s
+    end
+    if sum then
+      sum = sum * lists.weight
+      if best == nil or sum > best then best = sum end
+    end
+  end
+  return best
+end
+-- Whether a listing has a term (any of its expansions), from what was read.
+local function has(list, slug)
+  for k = 1, #list do
+    if list[k].postings[slug] then return true end
+  end
+  return false
+end
+-- Whether a listing matches a clause (has every term of one of its alternatives), from what was read.
+local function clauseHas(c, slug)
+  local alts = matchers[c]
+  for a = 1, #alts do
+    local lists, all = alts[a], true
+    for k = 1, #lists do
+      if not has(lists[k], slug) then
+        all = false
+        break
+      end
+    end
+    if all then return true end
+  end
+  return false
+end
+-- The fields a listing matches a clause in: those of every alternative it matches.
+local function clauseMask(c, slug)
+  local mask = 0
+  local alts = matchers[c]
+  for a = 1, #alts do
+    local lists = alts[a]
+    local altMask = 0
+    for k = 1, #lists do
+      local list, found = lists[k], false
+      for x = 1, #list do
+        local enc = list[x].postings[slug]
+        if enc then
+          found = true
+          altMask = bit.bor(altMask, enc % 1024)
+        end
+      end
+      if not found then
+        altMask = nil
+        break
+      end
+    end
+    if altMask then mask = bit.bor(mask, altMask) end
+  end
+  return mask
 end
 -- Reads what an alternative needs to be scored for \`slugs\`, most selective term first, so the other terms
 -- are read only for the listings that have the ones before; returns the listings that have them all.
@@ -274,8 +331,8 @@ local function readAlt(c, a, slugs)
     local list = plan[c][a][spec.i]
     for _, e in ipairs(list) do lookup(e.p, slugs) end
     local still = {}
-    for _, slug in ipairs(slugs) do
-      if specScore(list, slug) then still[#still + 1] = slug end
+    for k = 1, #slugs do
+      if has(list, slugs[k]) then still[#still + 1] = slugs[k] end
     end
     slugs = still
     if #slugs == 0 then break end
@@ -356,7 +413,7 @@ for c, clause in ipairs(req.clauses) do
       local first = plan[c][a][specs[1].i]
       local slugs = {}
       for _, slug in ipairs(candidateList) do
-        if specScore(first, slug) then slugs[#slugs + 1] = slug end
+        if has(first, slug) then slugs[#slugs + 1] = slug end
       end
       readAlt(c, a, slugs)
     end
@@ -376,7 +433,7 @@ if #req.clauses > 1 then
   for c, clause in ipairs(req.clauses) do
     local unknown = {}
     for _, slug in ipairs(candidateList) do
-      if not clauseScore(c, slug) then unknown[#unknown + 1] = slug end
+      if not clauseHas(c, slug) then unknown[#unknown + 1] = slug end
     end
     for a in ipairs(clause.alts) do readAlt(c, a, unknown) end
   end
@@ -403,19 +460,18 @@ for c, clause in ipairs(req.clauses) do
   end
 end
 
--- rows: {slug, clauses matched, score, mask}
+-- rows: {slug, clauses matched, score}
 local rows = {}
 for _, slug in ipairs(candidateList) do
-  local matched, score, mask = 0, 0, 0
+  local matched, score = 0, 0
   for c in ipairs(req.clauses) do
-    local s, m = clauseScore(c, slug)
+    local s = clauseScore(c, slug)
     if s then
       matched = matched + 1
       score = score + s
-      mask = bit.bor(mask, m)
     end
   end
-  if matched > 0 then rows[#rows + 1] = {slug, matched, score, mask} end
+  if matched > 0 then rows[#rows + 1] = {slug, matched, score} end
 end
 
 -- How many listings match at least: every listing with a single-term alternative's term matches its
@@ -436,41 +492,83 @@ local function matchingAtLeast(found)
 end
 
 local tolerance = tonumber(req.tolerance)
-table.sort(rows, function(a, b)
-  if a[2] ~= b[2] then return a[2] > b[2] end
-  if a[3] ~= b[3] then return a[3] > b[3] end
-  return a[1] < b[1]
-end)
+local function floorOf(score) return score - math.max(score * tolerance, tolerance * 5) end
+-- Rows that cannot reach the page are set aside first. The groups below start within the first \`limit\` rows
+-- of the ranking, and a group takes rows down to its lead's floor, so no row under the floor of the limit-th
+-- row is shown. That row is found among plain numbers (clauses matched, then score), which Lua sorts without
+-- calling a comparison function per pair.
+local ranked = rows
+if #rows > limit and tolerance < 1 then
+  local keys, highest = {}, 0
+  for k = 1, #rows do
+    keys[k] = rows[k][2] * 1e6 + rows[k][3]
+    if rows[k][3] > highest then highest = rows[k][3] end
+  end
+  if highest < 1e5 then  -- the keys keep the order only while scores stay far below the clause step
+    table.sort(keys)
+    local key = keys[#keys - limit + 1]
+    local matched = math.floor(key / 1e6)
+    local cut = matched * 1e6 + floorOf(key - matched * 1e6) - 1e-6  -- the margin covers rounding
+    ranked = {}
+    for k = 1, #rows do
+      local r = rows[k]
+      if r[2] * 1e6 + r[3] >= cut then ranked[#ranked + 1] = r end
+    end
+  end
+end
+-- r[4]: popularity (the browse set's score is minus the popularity)
 local function byPopularity(a, b)
-  if a[5] ~= b[5] then return a[5] < b[5] end
+  if a[4] ~= b[4] then return a[4] < b[4] end
   if a[3] ~= b[3] then return a[3] > b[3] end
   return a[1] < b[1]
 end
 -- Ties: listings that match as many clauses and score within \`tolerance\` of the best of their group (or
 -- within 5 x tolerance in absolute terms, for words so common they carry no information) are equally
--- relevant; popularity orders them. Only the groups that reach the first \`limit\` are ordered.
+-- relevant; popularity orders them. Groups are taken best first until the page is full: the best row left
+-- (clauses matched, then score) leads, and every row left that matches as many clauses and scores at least
+-- the lead's floor joins it. Found by scanning, not by sorting the rows: usually one large group
+-- of equals fills the page, and of a large group only the members popular enough for the places left are
+-- put in order.
 local page = {}
-local i = 1
-while i <= #rows and #page < limit do
-  local lead = rows[i]
-  local j = i
-  local floor = lead[3] - math.max(lead[3] * tolerance, tolerance * 5)
-  while j < #rows and rows[j + 1][2] == lead[2] and rows[j + 1][3] >= floor do j = j + 1 end
-  local group, slugs = {}, {}
-  for k = i, j do
-    group[#group + 1] = rows[k]
-    slugs[#slugs + 1] = rows[k][1]
+local rest = ranked
+while #rest > 0 and #page < limit do
+  local lead = rest[1]
+  for k = 2, #rest do
+    local r = rest[k]
+    if r[2] > lead[2] or (r[2] == lead[2] and r[3] > lead[3]) then lead = r end
   end
+  local floor = floorOf(lead[3])
+  local group, slugs, others = {}, {}, {}
+  for k = 1, #rest do
+    local r = rest[k]
+    if r[2] == lead[2] and r[3] >= floor then
+      group[#group + 1] = r
+      slugs[#slugs + 1] = r[1]
+    else
+      others[#others + 1] = r
+    end
+  end
+  rest = others
   if #group > 1 then
-    -- the browse set's score is minus the popularity
     local pops = scoresOf(browse, slugs)
-    for k, r in ipairs(group) do r[5] = tonumber(pops[k]) or 0 end
+    for k, r in ipairs(group) do r[4] = tonumber(pops[k]) or 0 end
+    local places = limit - #page
+    if #group > 2 * places then
+      local byPop = {}
+      for k = 1, #group do byPop[k] = group[k][4] end
+      table.sort(byPop)
+      local last = byPop[places]
+      local kept = {}
+      for k = 1, #group do
+        if group[k][4] <= last then kept[#kept + 1] = group[k] end
+      end
+      group = kept
+    end
     table.sort(group, byPopularity)
   end
   for _, r in ipairs(group) do
-    if #page < limit then page[#page + 1] = {r[1], string.format('%.3f', r[3]), r[4]} end
+    if #page < limit then page[#page + 1] = {r[1], string.format('%.3f', r[3])} end
   end
-  i = j + 1
 end
 -- The fields a result matched, from every term of the query: read what the candidates did not need.
 local pageSlugs = {}
@@ -480,10 +578,7 @@ for c, clause in ipairs(req.clauses) do
 end
 for _, r in ipairs(page) do
   local mask = 0
-  for c in ipairs(req.clauses) do
-    local _, m = clauseScore(c, r[1])
-    mask = bit.bor(mask, m)
-  end
+  for c in ipairs(req.clauses) do mask = bit.bor(mask, clauseMask(c, r[1])) end
   r[3] = mask
 end
 return emit(matchingAtLeast(#rows), page, cjson.encode(explain))
