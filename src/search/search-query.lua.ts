@@ -176,7 +176,7 @@ local function fetchAll(p)
     local docs, slugs = {}, {}
     for i = 1, #flat, 2 do
       docs[flat[i]] = tonumber(flat[i + 1])
-      slugs[#slugs + 1] = flat[i]
+      slugs[(i + 1) / 2] = flat[i]
     end
     p.docs, p.slugs = docs, slugs
   end
@@ -188,15 +188,24 @@ local function known(p)
   return p.known
 end
 -- Reads (ZMSCORE) a common term's postings for the listings of \`slugs\` not read yet.
+-- (Loops over listings here and below count with numbers: ipairs and # cost a call or a search per step.)
 local function lookup(p, slugs)
   if p.n <= common then return end
   local seen = known(p)
-  local missing = {}
-  for _, slug in ipairs(slugs) do
-    if seen[slug] == nil then missing[#missing + 1] = slug end
+  local missing, n = {}, 0
+  for k = 1, #slugs do
+    local slug = slugs[k]
+    if seen[slug] == nil then
+      n = n + 1
+      missing[n] = slug
+    end
   end
+  if n == 0 then return end
   local scores = scoresOf(p.key, missing)
-  for k, slug in ipairs(missing) do seen[slug] = scores[k] and tonumber(scores[k]) or false end
+  for k = 1, n do
+    local score = scores[k]
+    seen[missing[k]] = score and tonumber(score) or false
+  end
 end
 
 -- Term specs of each alternative, most selective (fewest postings) first; nil for one that cannot match.
@@ -330,12 +339,15 @@ local function readAlt(c, a, slugs)
   for _, spec in ipairs(specs) do
     local list = plan[c][a][spec.i]
     for _, e in ipairs(list) do lookup(e.p, slugs) end
-    local still = {}
+    local still, n = {}, 0
     for k = 1, #slugs do
-      if has(list, slugs[k]) then still[#still + 1] = slugs[k] end
+      if has(list, slugs[k]) then
+        n = n + 1
+        still[n] = slugs[k]
+      end
     end
     slugs = still
-    if #slugs == 0 then break end
+    if n == 0 then break end
   end
   return slugs
 end
@@ -363,10 +375,13 @@ local function keep(slugs)
   return kept
 end
 local function addCandidates(slugs)
-  for _, slug in ipairs(slugs) do
+  local n = #candidateList
+  for k = 1, #slugs do
+    local slug = slugs[k]
     if not candidates[slug] then
       candidates[slug] = true
-      candidateList[#candidateList + 1] = slug
+      n = n + 1
+      candidateList[n] = slug
     end
   end
 end
@@ -380,7 +395,7 @@ local function addBestPostings(p, accept)
     local slugs = {}
     for i = 1, #flat, 2 do
       seen[flat[i]] = tonumber(flat[i + 1])
-      slugs[#slugs + 1] = flat[i]
+      slugs[(i + 1) / 2] = flat[i]
     end
     local kept = accept(slugs)
     addCandidates(kept)
@@ -411,9 +426,12 @@ for c, clause in ipairs(req.clauses) do
     local specs = order[c][a]
     if specs and #specs > 1 then
       local first = plan[c][a][specs[1].i]
-      local slugs = {}
-      for _, slug in ipairs(candidateList) do
-        if has(first, slug) then slugs[#slugs + 1] = slug end
+      local slugs, n = {}, 0
+      for k = 1, #candidateList do
+        if has(first, candidateList[k]) then
+          n = n + 1
+          slugs[n] = candidateList[k]
+        end
       end
       readAlt(c, a, slugs)
     end
@@ -431,9 +449,12 @@ if usedBest then
 end
 if #req.clauses > 1 then
   for c, clause in ipairs(req.clauses) do
-    local unknown = {}
-    for _, slug in ipairs(candidateList) do
-      if not clauseHas(c, slug) then unknown[#unknown + 1] = slug end
+    local unknown, n = {}, 0
+    for k = 1, #candidateList do
+      if not clauseHas(c, candidateList[k]) then
+        n = n + 1
+        unknown[n] = candidateList[k]
+      end
     end
     for a in ipairs(clause.alts) do readAlt(c, a, unknown) end
   end
@@ -461,17 +482,22 @@ for c, clause in ipairs(req.clauses) do
 end
 
 -- rows: {slug, clauses matched, score}
-local rows = {}
-for _, slug in ipairs(candidateList) do
+local rows, nRows = {}, 0
+local nClauses = #req.clauses
+for k = 1, #candidateList do
+  local slug = candidateList[k]
   local matched, score = 0, 0
-  for c in ipairs(req.clauses) do
+  for c = 1, nClauses do
     local s = clauseScore(c, slug)
     if s then
       matched = matched + 1
       score = score + s
     end
   end
-  if matched > 0 then rows[#rows + 1] = {slug, matched, score} end
+  if matched > 0 then
+    nRows = nRows + 1
+    rows[nRows] = {slug, matched, score}
+  end
 end
 
 -- How many listings match at least: every listing with a single-term alternative's term matches its
