@@ -291,43 +291,41 @@ local function has(list, slug)
   end
   return false
 end
+-- The listings of \`slugs\` that have a term, and how many they are.
+local function having(list, slugs)
+  local out, n = {}, 0
+  for k = 1, #slugs do
+    if has(list, slugs[k]) then
+      n = n + 1
+      out[n] = slugs[k]
+    end
+  end
+  return out, n
+end
+-- Whether a listing has every term of an alternative, from what was read.
+local function altHas(lists, slug)
+  for k = 1, #lists do
+    if not has(lists[k], slug) then return false end
+  end
+  return true
+end
 -- Whether a listing matches a clause (has every term of one of its alternatives), from what was read.
 local function clauseHas(c, slug)
   local alts = matchers[c]
   for a = 1, #alts do
-    local lists, all = alts[a], true
-    for k = 1, #lists do
-      if not has(lists[k], slug) then
-        all = false
-        break
-      end
-    end
-    if all then return true end
+    if altHas(alts[a], slug) then return true end
   end
   return false
 end
--- The fields a listing matches a clause in: those of every alternative it matches.
+-- The fields a listing matches a clause in: those of every alternative it matches (for the page only).
 local function clauseMask(c, slug)
   local mask = 0
-  local alts = matchers[c]
-  for a = 1, #alts do
-    local lists = alts[a]
-    local altMask = 0
-    for k = 1, #lists do
-      local list, found = lists[k], false
-      for x = 1, #list do
-        local enc = list[x].postings[slug]
-        if enc then
-          found = true
-          altMask = bit.bor(altMask, enc % 1024)
-        end
-      end
-      if not found then
-        altMask = nil
-        break
+  for _, lists in ipairs(matchers[c]) do
+    if altHas(lists, slug) then
+      for _, list in ipairs(lists) do
+        for _, e in ipairs(list) do mask = bit.bor(mask, (e.postings[slug] or 0) % 1024) end
       end
     end
-    if altMask then mask = bit.bor(mask, altMask) end
   end
   return mask
 end
@@ -339,14 +337,8 @@ local function readAlt(c, a, slugs)
   for _, spec in ipairs(specs) do
     local list = plan[c][a][spec.i]
     for _, e in ipairs(list) do lookup(e.p, slugs) end
-    local still, n = {}, 0
-    for k = 1, #slugs do
-      if has(list, slugs[k]) then
-        n = n + 1
-        still[n] = slugs[k]
-      end
-    end
-    slugs = still
+    local n
+    slugs, n = having(list, slugs)
     if n == 0 then break end
   end
   return slugs
@@ -425,15 +417,7 @@ for c, clause in ipairs(req.clauses) do
   for a in ipairs(clause.alts) do
     local specs = order[c][a]
     if specs and #specs > 1 then
-      local first = plan[c][a][specs[1].i]
-      local slugs, n = {}, 0
-      for k = 1, #candidateList do
-        if has(first, candidateList[k]) then
-          n = n + 1
-          slugs[n] = candidateList[k]
-        end
-      end
-      readAlt(c, a, slugs)
+      readAlt(c, a, (having(plan[c][a][specs[1].i], candidateList)))
     end
   end
 end
