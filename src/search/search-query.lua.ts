@@ -508,7 +508,7 @@ local function floorOf(score) return score - math.max(score * tolerance, toleran
 -- row is shown. That row is found among plain numbers (clauses matched, then score), which Lua sorts without
 -- calling a comparison function per pair.
 local ranked = rows
-if #rows > limit and tolerance < 1 then
+if #rows > limit and limit >= 1 and limit % 1 == 0 and tolerance >= 0 and tolerance < 1 then  -- (the cut's premises)
   local keys, highest = {}, 0
   for k = 1, #rows do
     keys[k] = rows[k][2] * 1e6 + rows[k][3]
@@ -551,7 +551,7 @@ while #rest > 0 and #page < limit do
   local group, slugs, others = {}, {}, {}
   for k = 1, #rest do
     local r = rest[k]
-    if r[2] == lead[2] and r[3] >= floor then
+    if r == lead or (r[2] == lead[2] and r[3] >= floor) then  -- the lead always: each pass takes a row
       group[#group + 1] = r
       slugs[#slugs + 1] = r[1]
     else
@@ -567,7 +567,7 @@ while #rest > 0 and #page < limit do
       local byPop = {}
       for k = 1, #group do byPop[k] = group[k][4] end
       table.sort(byPop)
-      local last = byPop[places]
+      local last = byPop[math.ceil(places)]
       local kept = {}
       for k = 1, #group do
         if group[k][4] <= last then kept[#kept + 1] = group[k] end
