@@ -249,9 +249,9 @@ for c in ipairs(req.clauses) do
   end
 end
 
--- These run tens of thousands of times per query, so they are written out as loops (a Lua function call costs
--- more than the lookup it would wrap): they test membership where that is all that is asked, and scoring
--- leaves field masks to the page's listings (clauseMask).
+-- Scoring and membership tests run tens of thousands of times per query: clauseScore is written out as loops
+-- (a Lua function call costs more than the lookup it would wrap), membership tests (has and those built on it)
+-- compute no score, and scoring leaves field masks to the page's listings (clauseMask).
 -- A listing's score for a clause, from what was read: that of its best alternative (an alternative scores the
 -- mean of its terms' best expansions, times its weight); nil if it matches none.
 local function clauseScore(c, slug)
