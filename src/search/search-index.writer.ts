@@ -11,6 +11,94 @@ import { indexTerms, isHan } from './tokenizer';
  * set per term gives the query script both what to rank by and what matched.
  */
 export function listingPostings(listing: ListingDocument, category: Category | undefined): Map<string, number> {
+  const numbers = new Map<string, number>();
+  const terms: string[] = [];
+  const postings = new Map<string, number>();
+  scorer.score(
+    listing,
+    category,
+    (term) => {
+      let number = numbers.get(term);
+      if (number === undefined) {
+        number = terms.push(term) - 1;
+        numbers.set(term, number);
+      }
+      return number;
+    },
+    (number, score) => postings.set(terms[number], score),
+  );
+  return postings;
+}
+
+/**
+ * Scores a listing's terms (see listingPostings) with memory reused from one listing to the next. Terms
+ * are counted by a number the caller gives each (`numberOf`: equal terms, equal numbers), in typed arrays
+ * indexed by it, and each posting is handed to `emit` in the order its term first appears. A rebuild's
+ * builders number terms as they pack them (PostingPacker), so each occurrence of a term costs one look-up;
+ * with a Map per field, an object per term and a Map per listing, scoring was a third of indexing.
+ */
+export class PostingScorer {
+  private tf = new Float64Array(256);
+  private masks = new Int32Array(256);
+  /** Occurrences in the field being counted; back to 0 once the field is scored. */
+  private counts = new Int32Array(256);
+  /** Term numbers of the listing, in the order they first appear; their tf and mask are reset after. */
+  private readonly listingTerms: number[] = [];
+  /** Term numbers of the field being counted, in the order they first appear in it. */
+  private readonly fieldTerms: number[] = [];
+
+  score(
+    listing: ListingDocument,
+    category: Category | undefined,
+    numberOf: (term: string) => number,
+    emit: (termNumber: number, score: number) => void,
+  ): void {
+    const texts = fieldTexts(listing, category);
+    const { listingTerms, fieldTerms } = this;
+    for (let bit = 0; bit < SEARCH_FIELDS.length; bit++) {
+      const field = SEARCH_FIELDS[bit];
+      const terms = indexTerms(texts[bit], field.singleCharacters);
+      if (terms.length === 0) continue;
+      fieldTerms.length = 0;
+      for (const term of terms) {
+        const number = numberOf(term);
+        if (number >= this.counts.length) this.grow(number);
+        if (this.counts[number]++ === 0) fieldTerms.push(number);
+      }
+      const norm = 1 - field.b + (field.b * terms.length) / field.averageLength;
+      for (const number of fieldTerms) {
+        const count = this.counts[number];
+        this.counts[number] = 0;
+        if (this.masks[number] === 0) listingTerms.push(number);
+        // Fields add up in this order, so the sums (and scores) are the same on every thread and run.
+        this.tf[number] += (field.weight * (1 + Math.log(count))) / norm;
+        this.masks[number] |= 1 << bit;
+      }
+    }
+    for (const number of listingTerms) {
+      emit(number, Math.max(1, Math.round(this.tf[number] * 100)) * FIELD_BITS + this.masks[number]);
+      this.tf[number] = 0;
+      this.masks[number] = 0;
+    }
+    listingTerms.length = 0;
+  }
+
+  private grow(number: number): void {
+    let size = this.counts.length;
+    while (size <= number) size *= 2;
+    this.tf = copyInto(new Float64Array(size), this.tf);
+    this.masks = copyInto(new Int32Array(size), this.masks);
+    this.counts = copyInto(new Int32Array(size), this.counts);
+  }
+}
+
+function copyInto<T extends Float64Array | Int32Array>(into: T, from: T): T {
+  into.set(from);
+  return into;
+}
+
+/** The text of each search field of a listing, in the order of SEARCH_FIELDS. */
+function fieldTexts(listing: ListingDocument, category: Category | undefined): string[] {
   const texts: Record<string, string> = {
     name: `${listing.name} ${listing.slug} ${listing.slug.replace(/-/g, '')}`,
     nameCn: listing.nameCn,
@@ -20,24 +108,11 @@ export function listingPostings(listing: ListingDocument, category: Category | u
     descriptionCn: listing.descriptionCn,
     features: listing.features.join(' \n '),
   };
-  const weighted = new Map<string, { tf: number; mask: number }>();
-  SEARCH_FIELDS.forEach((field, bit) => {
-    const terms = indexTerms(texts[field.name], field.singleCharacters);
-    if (terms.length === 0) return;
-    const counts = new Map<string, number>();
-    for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
-    const norm = 1 - field.b + (field.b * terms.length) / field.averageLength;
-    for (const [term, count] of counts) {
-      const entry = weighted.get(term) ?? { tf: 0, mask: 0 };
-      entry.tf += (field.weight * (1 + Math.log(count))) / norm;
-      entry.mask |= 1 << bit;
-      weighted.set(term, entry);
-    }
-  });
-  const postings = new Map<string, number>();
-  for (const [term, { tf, mask }] of weighted) postings.set(term, Math.max(1, Math.round(tf * 100)) * FIELD_BITS + mask);
-  return postings;
+  return SEARCH_FIELDS.map((field) => texts[field.name]);
 }
+
+/** The scorer of listingPostings (a thread runs one listing at a time: it is never re-entered). */
+const scorer = new PostingScorer();
 
 /**
  * Strings that `term` becomes by deleting one character (terms of 3+ characters) or two (6+), for typo

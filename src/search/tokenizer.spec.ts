@@ -65,3 +65,24 @@ describe('query clauses', () => {
     expect(deletionVariants('anthropic')).toEqual(expect.arrayContaining(['antropic', 'anthropc', 'atropic']));
   });
 });
+
+describe('tokenizer on ASCII text', () => {
+  it('gives the terms of the Unicode path (which a non-ASCII separator forces)', () => {
+    // A no-break space is not ASCII and NFKC makes it a plain space: it separates, adds no term.
+    const samples = [
+      'The APIs for Embeddings and Rerankers, v1.2 (GPT-4o) & text-to-speech!',
+      'Status: analysis of classes; flies, boxes, passes, 429s, OAuth2.0/JWT',
+      '\tMixed_CASE  words\nwith\u0001control\u007fcharacters and_underscores',
+      '',
+    ];
+    let seed = 7;
+    const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    for (let i = 0; i < 300; i++) {
+      samples.push(Array.from({ length: Math.floor(random() * 60) }, () => String.fromCharCode(Math.floor(random() * 128))).join(''));
+    }
+    for (const text of samples) {
+      expect(indexTerms(text)).toEqual(indexTerms(`${text}\u00a0`));
+      expect(latinTerms(text)).toEqual(latinTerms(`\u00a0${text}`));
+    }
+  });
+});

@@ -10,7 +10,7 @@ import { readLatestEvents } from '../../event-store/latest-events';
 import { createClient, RedisClient } from '../../redis/create-client';
 import { RedisKeys } from '../../redis/redis-keys';
 import type { GenerationKeys } from '../../redis/redis-keys';
-import { listingPostings, SearchIndexWriter } from '../../search/search-index.writer';
+import { SearchIndexWriter } from '../../search/search-index.writer';
 import { CatalogState, cardOf, ListingCard } from '../catalog-state';
 import { renderDetailTail, renderStatic } from '../projectors/tool-detail.projector';
 import { withEtagParts } from '../read-model-body';
@@ -111,8 +111,7 @@ export class ListingBuilder {
         case LISTING_PUBLISHED:
         case LISTING_REVISED: {
           const listing = (event.data as PublishedData<ListingDocument>).document;
-          const postings = listingPostings(listing, this.categories.get(listing.category));
-          packer.add(cards.length, postings);
+          packer.add(cards.length, listing, this.categories.get(listing.category));
           writes.zadd(keys.browseAll, -listing.popularity, listing.slug);
           writes.zadd(keys.browseCategory(listing.category), -listing.popularity, listing.slug);
           const own = renderStatic(listing, this.categories);

@@ -1,0 +1,64 @@
+import { join } from 'node:path';
+import { CategoryCatalog } from '../catalog/category-catalog';
+import type { Category } from '../catalog/category-catalog';
+import { loadContent } from '../catalog/content-files';
+import type { ListingDocument } from '../listings/listing.document';
+import { PostingPacker } from '../projections/build/posting-lists';
+import { FIELD_BITS, SEARCH_FIELDS } from './search-fields';
+import { listingPostings } from './search-index.writer';
+import { indexTerms } from './tokenizer';
+
+const fixtures = join(__dirname, '..', '..', 'fixtures');
+const categories = CategoryCatalog.fromDirectory(fixtures);
+const listings = loadContent([join(fixtures, 'listings')], categories, new Set()).listings.map((l) => l.listing);
+
+/** The scoring rule written plainly (a Map per field, an object per term): what the scorer must compute. */
+function reference(listing: ListingDocument, category: Category | undefined): Map<string, number> {
+  const texts: Record<string, string> = {
+    name: `${listing.name} ${listing.slug} ${listing.slug.replace(/-/g, '')}`,
+    nameCn: listing.nameCn,
+    tags: listing.tags.join(' '),
+    category: category ? `${category.slug} ${category.name} ${category.nameCn}` : listing.category,
+    description: listing.description,
+    descriptionCn: listing.descriptionCn,
+    features: listing.features.join(' \n '),
+  };
+  const weighted = new Map<string, { tf: number; mask: number }>();
+  SEARCH_FIELDS.forEach((field, bit) => {
+    const terms = indexTerms(texts[field.name], field.singleCharacters);
+    if (terms.length === 0) return;
+    const counts = new Map<string, number>();
+    for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
+    const norm = 1 - field.b + (field.b * terms.length) / field.averageLength;
+    for (const [term, count] of counts) {
+      const entry = weighted.get(term) ?? { tf: 0, mask: 0 };
+      entry.tf += (field.weight * (1 + Math.log(count))) / norm;
+      entry.mask |= 1 << bit;
+      weighted.set(term, entry);
+    }
+  });
+  return new Map([...weighted].map(([term, { tf, mask }]) => [term, Math.max(1, Math.round(tf * 100)) * FIELD_BITS + mask]));
+}
+
+describe('listing postings', () => {
+  it('are what the scoring rule gives, term for term and in first-seen order, for every fixture listing', () => {
+    expect(listings.length).toBeGreaterThan(100);
+    for (const listing of listings) {
+      const category = categories.get(listing.category);
+      expect([...listingPostings(listing, category)]).toEqual([...reference(listing, category)]);
+    }
+  });
+
+  it('are packed by a builder as listingPostings gives them, whatever number its terms get', () => {
+    // One packer for all: term numbers run into the thousands and the scorer's arrays grow mid-field.
+    const packer = new PostingPacker();
+    listings.forEach((listing, i) => packer.add(i, listing, categories.get(listing.category)));
+    const { terms, pairs, scores } = packer.pack();
+    const unpacked = listings.map(() => new Map<string, number>());
+    for (let p = 0; p < scores.length; p++) unpacked[pairs[2 * p + 1]].set(terms[pairs[2 * p]], scores[p]);
+    expect(terms.length).toBeGreaterThan(1000);
+    listings.forEach((listing, i) => {
+      expect([...unpacked[i]]).toEqual([...reference(listing, categories.get(listing.category))]);
+    });
+  });
+});
