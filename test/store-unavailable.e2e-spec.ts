@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { createApp } from '../src/bootstrap';
 import { AppConfig } from '../src/config/app-config';
@@ -29,3 +30,28 @@ it('stays alive (healthz) but not ready (readyz)', async () => {
   expect((await getJson(`${url}/healthz`)).status).toBe(200);
   expect((await getJson(`${url}/readyz`)).status).toBe(503);
 });
+
+it('a process that closes the service while Redis is unreachable exits at once', async () => {
+  // The build's service in a process of its own: what keeps it alive after close is what matters here.
+  const port = await freePort();
+  const script = `
+    require('reflect-metadata');
+    const { createApp } = require('./dist/src/bootstrap');
+    const { AppConfig } = require('./dist/src/config/app-config');
+    (async () => {
+      const app = await createApp(new AppConfig({ REDIS_URL: 'redis://127.0.0.1:${port}', REDIS_NAMESPACE: 'unreachable', LOG_LEVEL: 'fatal' }));
+      await app.listen(0, '127.0.0.1');
+      await app.close();
+      console.log('closed');
+    })();`;
+  const child = spawn(process.execPath, ['-e', script]);
+  let closedAt = 0;
+  child.stdout.on('data', (d) => {
+    if (String(d).includes('closed')) closedAt = Date.now();
+  });
+  const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+  expect(code).toBe(0);
+  expect(closedAt).toBeGreaterThan(0);
+  // ioredis kept a 2 s timer for a connection still trying to open; a second was Jest's own warning.
+  expect(Date.now() - closedAt).toBeLessThan(1000);
+}, 30_000);
