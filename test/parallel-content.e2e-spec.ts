@@ -31,7 +31,11 @@ it('finds the same listings, error entries and problems on 3 threads as on one',
     expect.arrayContaining([join(dir, 'listings', 'aaa-broken.yaml'), join(dir, 'listings', 'mmm-neither.json')]),
   );
   expect(one.problems.length).toBeGreaterThan(4);
-  // 148 files, at least 40 a thread: three threads.
-  const three = await loadContentInParallel([dir], categories, new Set(), 3, 40);
+  // 148 files, at least 40 a thread: three threads, each sending its readings 7 at a time (the last
+  // batch of each share short).
+  const three = await loadContentInParallel([dir], categories, new Set(), 3, 40, 7);
   expect(three).toEqual(one);
+  // One reading a message, and a whole share in one.
+  expect(await loadContentInParallel([dir], categories, new Set(), 3, 40, 1)).toEqual(one);
+  expect(await loadContentInParallel([dir], categories, new Set(), 2, 40, 1000)).toEqual(one);
 });
