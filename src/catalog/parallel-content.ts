@@ -37,7 +37,7 @@ export async function loadContentInParallel(
  * Readings a reader thread sends at a time, as it reads. Sent all at once at the end, a thread held its
  * whole share (its heap, and the collector's work, grew with it), and this thread then took 50,000
  * readings from each in turn with a core idle: reading 100,127 files took 11.3-12.5 s and 1.5-1.6 GB at
- * the peak, against 10.5-11.5 s and 1.2 GB sent in batches (eight runs each, alternating).
+ * the peak, against 10.5-11.9 s and 1.2 GB sent in batches (eight runs each, alternating).
  */
 const READINGS_PER_MESSAGE = 500;
 
