@@ -61,4 +61,11 @@ describe('listing postings', () => {
       expect([...unpacked[i]]).toEqual([...reference(listing, categories.get(listing.category))]);
     });
   });
+
+  it('start clean after a listing that could not be scored', () => {
+    const [first, second] = listings;
+    const broken = { ...first, descriptionCn: undefined } as unknown as ListingDocument;
+    expect(() => listingPostings(broken, categories.get(first.category))).toThrow();
+    expect([...listingPostings(second, categories.get(second.category))]).toEqual([...reference(second, categories.get(second.category))]);
+  });
 });

@@ -32,10 +32,13 @@ export function listingPostings(listing: ListingDocument, category: Category | u
 
 /**
  * Scores a listing's terms (see listingPostings) with memory reused from one listing to the next. Terms
- * are counted by a number the caller gives each (`numberOf`: equal terms, equal numbers), in typed arrays
- * indexed by it, and each posting is handed to `emit` in the order its term first appears. A rebuild's
- * builders number terms as they pack them (PostingPacker), so each occurrence of a term costs one look-up;
- * with a Map per field, an object per term and a Map per listing, scoring was a third of indexing.
+ * are counted by a number the caller gives each, in typed arrays indexed by it, and each posting is handed
+ * to `emit` in the order its term first appears. A rebuild's builders number terms as they pack them
+ * (PostingPacker), so each occurrence of a term costs one look-up; with a Map per field, an object per
+ * term and a Map per listing, scoring was a third of indexing.
+ *
+ * `numberOf` must give equal terms equal numbers, and numbers that are small non-negative integers: the
+ * arrays grow to the largest number seen (16 bytes a number) and never shrink.
  */
 export class PostingScorer {
   private tf = new Float64Array(256);
@@ -53,34 +56,43 @@ export class PostingScorer {
     numberOf: (term: string) => number,
     emit: (termNumber: number, score: number) => void,
   ): void {
-    const texts = fieldTexts(listing, category);
     const { listingTerms, fieldTerms } = this;
-    for (let bit = 0; bit < SEARCH_FIELDS.length; bit++) {
-      const field = SEARCH_FIELDS[bit];
-      const terms = indexTerms(texts[bit], field.singleCharacters);
-      if (terms.length === 0) continue;
+    try {
+      const texts = fieldTexts(listing, category);
+      for (let bit = 0; bit < SEARCH_FIELDS.length; bit++) {
+        const field = SEARCH_FIELDS[bit];
+        const terms = indexTerms(texts[bit], field.singleCharacters);
+        if (terms.length === 0) continue;
+        fieldTerms.length = 0;
+        for (const term of terms) {
+          const number = numberOf(term);
+          if (number >= this.counts.length) this.grow(number);
+          if (this.counts[number]++ === 0) fieldTerms.push(number);
+        }
+        const norm = 1 - field.b + (field.b * terms.length) / field.averageLength;
+        for (const number of fieldTerms) {
+          const count = this.counts[number];
+          this.counts[number] = 0;
+          if (this.masks[number] === 0) listingTerms.push(number);
+          // Fields add up in this order, so the sums (and scores) are the same on every thread and run.
+          this.tf[number] += (field.weight * (1 + Math.log(count))) / norm;
+          this.masks[number] |= 1 << bit;
+        }
+        fieldTerms.length = 0;
+      }
+      for (const number of listingTerms) {
+        emit(number, Math.max(1, Math.round(this.tf[number] * 100)) * FIELD_BITS + this.masks[number]);
+      }
+    } finally {
+      // Whatever happened (a document that cannot be tokenised throws), the next listing starts clean.
+      for (const number of fieldTerms) this.counts[number] = 0;
+      for (const number of listingTerms) {
+        this.tf[number] = 0;
+        this.masks[number] = 0;
+      }
       fieldTerms.length = 0;
-      for (const term of terms) {
-        const number = numberOf(term);
-        if (number >= this.counts.length) this.grow(number);
-        if (this.counts[number]++ === 0) fieldTerms.push(number);
-      }
-      const norm = 1 - field.b + (field.b * terms.length) / field.averageLength;
-      for (const number of fieldTerms) {
-        const count = this.counts[number];
-        this.counts[number] = 0;
-        if (this.masks[number] === 0) listingTerms.push(number);
-        // Fields add up in this order, so the sums (and scores) are the same on every thread and run.
-        this.tf[number] += (field.weight * (1 + Math.log(count))) / norm;
-        this.masks[number] |= 1 << bit;
-      }
+      listingTerms.length = 0;
     }
-    for (const number of listingTerms) {
-      emit(number, Math.max(1, Math.round(this.tf[number] * 100)) * FIELD_BITS + this.masks[number]);
-      this.tf[number] = 0;
-      this.masks[number] = 0;
-    }
-    listingTerms.length = 0;
   }
 
   private grow(number: number): void {

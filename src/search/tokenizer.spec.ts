@@ -76,7 +76,7 @@ describe('tokenizer on ASCII text', () => {
       '',
     ];
     let seed = 7;
-    const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const random = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
     for (let i = 0; i < 300; i++) {
       samples.push(Array.from({ length: Math.floor(random() * 60) }, () => String.fromCharCode(Math.floor(random() * 128))).join(''));
     }

@@ -73,11 +73,6 @@ function latinWords(normalized: string, ascii: boolean): string[] {
   return terms;
 }
 
-/** Runs of consecutive Han characters in a text. */
-export function hanRuns(text: string): string[] {
-  return [...normalize(text).matchAll(HAN_RUN)].map((m) => m[0]);
-}
-
 /** Words of a Han run as Intl.Segmenter cuts them (cached: the segmenter is slow, and runs repeat a lot). */
 export function hanWords(run: string): string[] {
   const cached = segmentCache.get(run);
