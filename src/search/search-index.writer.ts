@@ -11,23 +11,25 @@ import { indexTerms, isHan } from './tokenizer';
  * set per term gives the query script both what to rank by and what matched.
  */
 export function listingPostings(listing: ListingDocument, category: Category | undefined): Map<string, number> {
-  const numbers = new Map<string, number>();
-  const terms: string[] = [];
+  const { terms, numberOf } = new TermNumbering();
   const postings = new Map<string, number>();
-  scorer.score(
-    listing,
-    category,
-    (term) => {
-      let number = numbers.get(term);
-      if (number === undefined) {
-        number = terms.push(term) - 1;
-        numbers.set(term, number);
-      }
-      return number;
-    },
-    (number, score) => postings.set(terms[number], score),
-  );
+  scorer.score(listing, category, numberOf, (number, score) => postings.set(terms[number], score));
   return postings;
+}
+
+/** Numbers terms in the order they first come, from 0: `terms[n]` is the term numbered n. */
+export class TermNumbering {
+  readonly terms: string[] = [];
+  private readonly numbers = new Map<string, number>();
+
+  readonly numberOf = (term: string): number => {
+    let number = this.numbers.get(term);
+    if (number === undefined) {
+      number = this.terms.push(term) - 1;
+      this.numbers.set(term, number);
+    }
+    return number;
+  };
 }
 
 /**
@@ -63,7 +65,6 @@ export class PostingScorer {
         const field = SEARCH_FIELDS[bit];
         const terms = indexTerms(texts[bit], field.singleCharacters);
         if (terms.length === 0) continue;
-        fieldTerms.length = 0;
         for (const term of terms) {
           const number = numberOf(term);
           if (number >= this.counts.length) this.grow(number);
@@ -78,7 +79,7 @@ export class PostingScorer {
           this.tf[number] += (field.weight * (1 + Math.log(count))) / norm;
           this.masks[number] |= 1 << bit;
         }
-        fieldTerms.length = 0;
+        fieldTerms.length = 0; // (the finally below resets the counts of a field left part-counted)
       }
       for (const number of listingTerms) {
         emit(number, Math.max(1, Math.round(this.tf[number] * 100)) * FIELD_BITS + this.masks[number]);

@@ -1,7 +1,7 @@
 import type { Category } from '../../catalog/category-catalog';
 import type { ListingDocument } from '../../listings/listing.document';
 import type { RedisClient } from '../../redis/create-client';
-import { PostingScorer } from '../../search/search-index.writer';
+import { PostingScorer, TermNumbering } from '../../search/search-index.writer';
 import { RespWriter, sendEncoded } from '../../redis/resp-writer';
 import { appendRestoreSortedSet, PayloadMembers } from '../../redis/sorted-set-dump';
 
@@ -22,22 +22,13 @@ export interface PackedPostings {
 
 /** Builder side: collects a share's postings. */
 export class PostingPacker {
-  private readonly termIndex = new Map<string, number>();
-  private readonly terms: string[] = [];
+  /** The share's terms, numbered as the scorer counts them and as the pairs refer to them. */
+  private readonly numbering = new TermNumbering();
   /** Postings so far (their pairs and scores fill the front of the arrays, which double when full). */
   private count = 0;
   private pairs = new Int32Array(2 << 15);
   private scores = new Float64Array(1 << 15);
   private readonly scorer = new PostingScorer();
-  /** Numbers terms by their index in `terms`, so the scorer counts them by the number they are packed with. */
-  private readonly numberOf = (term: string): number => {
-    let index = this.termIndex.get(term);
-    if (index === undefined) {
-      index = this.terms.push(term) - 1;
-      this.termIndex.set(term, index);
-    }
-    return index;
-  };
   private listing = 0;
   private readonly emit = (term: number, score: number): void => {
     if (this.count === this.scores.length) this.grow();
@@ -49,11 +40,11 @@ export class PostingPacker {
   /** Tokenises and scores a listing (see listingPostings) into the share's postings as its `listing`-th card. */
   add(listing: number, document: ListingDocument, category: Category | undefined): void {
     this.listing = listing;
-    this.scorer.score(document, category, this.numberOf, this.emit);
+    this.scorer.score(document, category, this.numbering.numberOf, this.emit);
   }
 
   pack(): PackedPostings {
-    return { terms: this.terms, pairs: this.pairs.slice(0, 2 * this.count), scores: this.scores.slice(0, this.count) };
+    return { terms: this.numbering.terms, pairs: this.pairs.slice(0, 2 * this.count), scores: this.scores.slice(0, this.count) };
   }
 
   private grow(): void {
