@@ -38,8 +38,14 @@ export function isHan(text: string): boolean {
 
 /** Latin words of a text, normalized and stemmed, stop words removed (in order, with repeats). */
 export function latinTerms(text: string): string[] {
+  const { normalized, ascii } = normalizeText(text);
+  return latinWords(normalized, ascii);
+}
+
+/** normalize(text), quicker for ASCII-only text, which it says (see ASCII). */
+function normalizeText(text: string): { normalized: string; ascii: boolean } {
   const ascii = ASCII.test(text);
-  return latinWords(ascii ? text.toLowerCase() : normalize(text), ascii);
+  return { normalized: ascii ? text.toLowerCase() : normalize(text), ascii };
 }
 
 /**
@@ -100,8 +106,7 @@ export function bigrams(run: string): string[] {
  * segmenter words of 3+ characters, every bigram and, when `singleCharacters`, every character.
  */
 export function indexTerms(text: string, singleCharacters = true): string[] {
-  const ascii = ASCII.test(text);
-  const normalized = ascii ? text.toLowerCase() : normalize(text);
+  const { normalized, ascii } = normalizeText(text);
   const terms = latinWords(normalized, ascii);
   if (ascii) return terms;
   for (const run of normalized.match(HAN_RUN) ?? []) {
