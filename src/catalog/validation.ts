@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { ClassConstructor, plainToInstance } from 'class-transformer';
 import { registerDecorator, ValidationError, ValidationOptions, validateSync } from 'class-validator';
+import { ValidationPlan } from './validation-plan';
 
 /** One thing wrong with an input document: the field (dotted path) and why. */
 export interface FieldProblem {
@@ -10,16 +11,39 @@ export interface FieldProblem {
 
 /**
  * Validates a plain object against a class-validator DTO. Unknown fields are refused, so a typo in a
- * field name is an error rather than silently dropped content.
+ * field name is an error rather than silently dropped content. `value` holds the valid document's fields
+ * under the DTO's type; it is not always an instance of the DTO (callers copy the fields out).
  */
 export function validatePlain<T extends object>(dto: ClassConstructor<T>, plain: unknown): { value?: T; problems: FieldProblem[] } {
   if (!plain || typeof plain !== 'object' || Array.isArray(plain)) {
     return { problems: [{ field: '(document)', reason: 'must be a mapping of fields' }] };
   }
+  // Most documents are valid, and the DTO's plan says so without class-validator's work per call.
+  if (ValidationPlan.of(dto)?.accepts(plain)) return { value: plain as T, problems: [] };
+  return validateWithReasons(dto, plain);
+}
+
+/** class-validator's own verdict on a mapping, with every problem's field and reason. */
+export function validateWithReasons<T extends object>(dto: ClassConstructor<T>, plain: object): { value?: T; problems: FieldProblem[] } {
   const instance = plainToInstance(dto, plain, { enableImplicitConversion: false });
   const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, validationError: { target: false } });
-  const problems = flatten(errors, '');
+  const problems = [...flatten(errors, ''), ...droppedKeys(plain, '')];
   return problems.length > 0 ? { problems } : { value: instance, problems };
+}
+
+/**
+ * class-transformer skips the keys `__proto__` and `constructor` without a word, so class-validator never
+ * sees them and would accept a document that has them: they are unknown fields like any other.
+ */
+function droppedKeys(value: unknown, prefix: string): FieldProblem[] {
+  if (!value || typeof value !== 'object') return [];
+  const problems: FieldProblem[] = [];
+  for (const [key, item] of Object.entries(value)) {
+    const field = prefix ? `${prefix}.${key}` : key;
+    if (key === '__proto__' || key === 'constructor') problems.push({ field, reason: 'unknown field' });
+    else problems.push(...droppedKeys(item, field));
+  }
+  return problems;
 }
 
 function flatten(errors: ValidationError[], prefix: string): FieldProblem[] {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * A digest of a document's content: SHA-256 of its JSON, base64url. The event store keeps the digest of
@@ -10,5 +10,6 @@ import { createHash } from 'node:crypto';
  * the full comparison (the import then records the digest, see CatalogImportService).
  */
 export function documentDigest(document: object): string {
-  return createHash('sha256').update(JSON.stringify(document)).digest('base64url');
+  // One-shot hash: no Hash object per document (a few percent of reading a large import's files).
+  return hash('sha256', JSON.stringify(document), 'base64url');
 }

@@ -46,6 +46,10 @@ describe('ListingDocumentDto', () => {
     ['a tag twice', (d: any) => (d.tags = ['llm', 'llm']), 'tags', /twice/],
     ['an endpoint twice', (d: any) => (d.endpoints = [d.endpoints[0], d.endpoints[0]]), 'endpoints', /twice/],
     ['an unknown code language', (d: any) => ((d.codeExamples as any[])[1].language = 'cobol'), 'codeExamples.1.language', /one of/],
+    ['an empty list as a code example', (d: any) => ((d.codeExamples as any[])[0] = []), 'codeExamples', /mapping/],
+    ['a field named constructor', (d: any) => (d.constructor = 'x'), 'constructor', /unknown field/],
+    ['a field named __proto__', (d: any) => Object.defineProperty(d, '__proto__', { value: 'x', enumerable: true }), '__proto__', /unknown field/],
+    ['a code example field named constructor', (d: any) => ((d.codeExamples as any[])[0].constructor = 'x'), 'codeExamples.0.constructor', /unknown field/],
   ])('refuses %s', (_label, change, field, reason) => {
     const problems = problemsOf(change);
     expect(problems).toEqual(expect.arrayContaining([expect.objectContaining({ field, reason: expect.stringMatching(reason) })]));

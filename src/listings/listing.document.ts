@@ -7,6 +7,7 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
+  IsObject,
   IsString,
   Length,
   Matches,
@@ -100,6 +101,8 @@ export class ListingDocumentDto {
   similarApis: string[];
   @IsIsoDate() lastUpdated: string;
   @apply(...list(1, 10))
+  // ValidateNested alone lets a list pass as an item (it checks the list's items instead, and an empty one has none).
+  @IsObject({ each: true, message: 'each item must be a mapping of label, language and code' })
   @ValidateNested({ each: true })
   @Type(() => CodeExampleDto)
   codeExamples: CodeExampleDto[];
