@@ -46,3 +46,35 @@ it('renders the same detail from a kept head and a card as from the whole listin
     expect(renderDetail(head, cardOf(listing), state).detail).toBe(renderListing(listing, state, categories).detail);
   }
 });
+
+it('shows other listings with the fields and order the API documents', () => {
+  let shown = 0;
+  for (const listing of listings) {
+    const { body } = splitEtag(renderListing(listing, state, categories).detail);
+    const { tool } = JSON.parse(body.toString()) as { tool: Record<string, Array<Record<string, unknown>>> };
+    for (const similar of tool.similarApis) {
+      const card = state.cards.get(similar.slug as string)!;
+      const { slug, name, nameCn, popularity, description, descriptionCn } = card;
+      expect(Object.entries(similar)).toEqual(Object.entries({ slug, name, nameCn, popularity, description, descriptionCn }));
+      shown++;
+    }
+    for (const row of tool.pricingComparison) {
+      const { slug, name, pricing, auth, popularity } = state.cards.get(row.slug as string)!;
+      expect(Object.entries(row)).toEqual(Object.entries({ slug, name, pricing, auth, popularity }));
+    }
+  }
+  expect(shown).toBeGreaterThan(100);
+});
+
+it('shows the new content of a listing another detail shows once its card is replaced', () => {
+  const listing = listings.find((l) => l.similarApis.some((slug) => state.cards.has(slug)))!;
+  const shownSlug = listing.similarApis.find((slug) => state.cards.has(slug))!;
+  const own = new CatalogState();
+  for (const card of state.cards.values()) own.setCard(card);
+  const before = renderListing(listing, own, categories).detail;
+  own.setCard({ ...own.cards.get(shownSlug)!, name: 'Renamed API', pricing: 'Renamed pricing' });
+  const after = renderListing(listing, own, categories).detail;
+  expect(before).not.toContain('Renamed API');
+  expect(after).toContain('"name":"Renamed API","nameCn"');
+  expect(after).toContain('"pricing":"Renamed pricing"');
+});
