@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { ClassConstructor } from 'class-transformer';
 import { IsArray, IsOptional, IsString, ValidateNested } from 'class-validator';
-import { Type } from 'class-transformer';
+import { Transform, Type } from 'class-transformer';
 import { parse } from 'yaml';
 import { ErrorEntryDocumentDto } from '../error-reference/error-entry.document';
 import { ListingDocumentDto } from '../listings/listing.document';
@@ -121,6 +121,9 @@ describe('ValidationPlan', () => {
     class Untyped {
       @ValidateNested() item: object;
     }
+    class Transformed {
+      @IsString() @Transform(({ value }) => String(value).trim()) name: string;
+    }
     const plan = ValidationPlan.of(WithNested)!;
     expect(plan.accepts({ items: [{ name: 'a' }] })).toBe(true);
     expect(plan.accepts({ items: [{ name: 'a' }], note: null })).toBe(true);
@@ -133,5 +136,8 @@ describe('ValidationPlan', () => {
     // A nested property without @Type: class-validator refuses its plain objects, so there is no plan.
     expect(ValidationPlan.of(Untyped)).toBeUndefined();
     expect(validatePlain(Untyped, { item: {} }).problems).not.toEqual([]);
+    // A DTO whose values class-transformer changes is validated as it changes them, so there is no plan.
+    expect(ValidationPlan.of(Transformed)).toBeUndefined();
+    expect(validatePlain(Transformed, { name: ' a ' }).value).toEqual({ name: 'a' });
   });
 });

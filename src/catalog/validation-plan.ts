@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { ClassConstructor, plainToInstance } from 'class-transformer';
+import { ClassConstructor, plainToInstance, TransformationType } from 'class-transformer';
+import type { MetadataStorage as TransformerMetadata } from 'class-transformer/types/MetadataStorage';
 import { getMetadataStorage, MetadataStorage, ValidationArguments, ValidationTypes } from 'class-validator';
 
 type ValidationMetadata = ReturnType<MetadataStorage['getTargetValidationMetadatas']>[number];
@@ -25,8 +26,8 @@ interface PropertyPlan {
  * a plan is only ever stricter than class-validator, never looser: it refuses what it cannot follow
  * (unknown fields, non-plain nested objects, Sets and Maps) and leaves it to class-validator.
  *
- * Only DTOs whose plain form class-transformer copies as it is may have a plan: no `@Transform`, no
- * `@Expose`/`@Exclude`, `@Type` only under `@ValidateNested` (the listing and error-entry documents).
+ * Only DTOs whose plain form class-transformer copies as it is get a plan (see copiedAsItIs), with
+ * `@Type` only under `@ValidateNested`: the listing and error-entry documents.
  */
 export class ValidationPlan {
   private readonly properties: PropertyPlan[];
@@ -112,11 +113,27 @@ export class ValidationPlan {
       }
     }
     // class-validator refuses every instance of a class without rules ("unknown value").
-    return byName.size > 0 ? new ValidationPlan(dto, [...byName.values()]) : undefined;
+    if (byName.size === 0 || !copiedAsItIs(dto, [...byName.values()])) return undefined;
+    return new ValidationPlan(dto, [...byName.values()]);
   }
 }
 
 const plans = new Map<ClassConstructor<object>, ValidationPlan | undefined>();
+
+/**
+ * Whether class-transformer gives the instance each property's plain value as it is: a plan reads the
+ * plain document, so a DTO with `@Transform`, `@Expose` or `@Exclude` gets none.
+ */
+function copiedAsItIs(dto: ClassConstructor<object>, properties: PropertyPlan[]): boolean {
+  const storage = transformerMetadata();
+  if (storage.getExposedMetadatas(dto).length > 0 || storage.getExcludedMetadatas(dto).length > 0) return false;
+  return properties.every((p) => storage.findTransformMetadatas(dto, p.name, TransformationType.PLAIN_TO_CLASS).length === 0);
+}
+
+/** class-transformer's record of its decorators: its package exports no accessor, so it is required by path. */
+function transformerMetadata(): TransformerMetadata {
+  return (require('class-transformer/cjs/storage') as { defaultMetadataStorage: TransformerMetadata }).defaultMetadataStorage;
+}
 
 /** The class class-transformer gives the plain objects of a property, found by asking it (its `@Type`). */
 function nestedClassOf(dto: ClassConstructor<object>, property: string): ClassConstructor<object> | undefined {
