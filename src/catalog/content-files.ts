@@ -97,6 +97,9 @@ export function readContentFile(file: string): FileReading {
     const reason = `not valid ${extname(file) === '.json' ? 'JSON' : 'YAML'}: ${(error as Error).message.split('\n')[0]}`;
     return { file, problems: [{ file, field: '(file)', reason }] };
   }
+  if (extname(file) !== '.json' && containsItself(plain)) {
+    return { file, problems: [{ file, field: '(document)', reason: 'contains itself (a YAML alias inside its own anchor)' }] };
+  }
   const record = (plain && typeof plain === 'object' ? plain : {}) as Record<string, unknown>;
   if ('slug' in record) {
     const { listing, problems } = parseListing(plain);
@@ -118,6 +121,16 @@ export function readContentFile(file: string): FileReading {
     };
   }
   return { file, problems: [{ file, field: '(document)', reason: 'is neither a listing (no `slug`) nor an error entry (no `provider` and `status`)' }] };
+}
+
+/** Whether a parsed value holds itself somewhere inside (YAML aliases can do that; JSON cannot): validating it would never end. */
+function containsItself(value: unknown, inside = new Set<object>()): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (inside.has(value)) return true;
+  inside.add(value);
+  for (const item of Object.values(value)) if (containsItself(item, inside)) return true;
+  inside.delete(value);
+  return false;
 }
 
 /**

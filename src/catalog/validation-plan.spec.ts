@@ -124,6 +124,17 @@ describe('ValidationPlan', () => {
     class Transformed {
       @IsString() @Transform(({ value }) => String(value).trim()) name: string;
     }
+    class Converted {
+      @IsString() @Type(() => Date) day: string;
+    }
+    class WithSubtypes {
+      @ValidateNested({ each: true })
+      @Type(() => Item, { discriminator: { property: 'kind', subTypes: [{ name: 'item', value: Item }] } })
+      items: Item[];
+    }
+    class WithDefault {
+      @IsOptional() @IsString() note?: string = 'none';
+    }
     const plan = ValidationPlan.of(WithNested)!;
     expect(plan.accepts({ items: [{ name: 'a' }] })).toBe(true);
     expect(plan.accepts({ items: [{ name: 'a' }], note: null })).toBe(true);
@@ -139,5 +150,18 @@ describe('ValidationPlan', () => {
     // A DTO whose values class-transformer changes is validated as it changes them, so there is no plan.
     expect(ValidationPlan.of(Transformed)).toBeUndefined();
     expect(validatePlain(Transformed, { name: ' a ' }).value).toEqual({ name: 'a' });
+    for (const dto of [Converted, WithSubtypes, WithDefault]) expect(ValidationPlan.of(dto)).toBeUndefined();
+    // Objects no parser makes: class-transformer would not copy them as they are.
+    const hidden = Object.defineProperty({ items: [{ name: 'a' }] }, 'note', { value: 'x', enumerable: false });
+    expect(plan.accepts(hidden)).toBe(false);
+    expect(plan.accepts(Object.create(Object.assign(Object.create(null), { items: [{ name: 'a' }] })))).toBe(false);
+    class Detached {
+      items = [{ name: 'a' }];
+    }
+    Object.setPrototypeOf(Detached.prototype, null);
+    expect(plan.accepts(new Detached())).toBe(false);
+    expect(plan.accepts({ items: [{ name: new String('a') }] })).toBe(false);
+    expect(plan.accepts({ items: [{ name: 'a' }], note: new Date() })).toBe(false);
+    expect(plan.accepts(Object.assign(Object.create(null), { items: [{ name: 'a' }] }))).toBe(true);
   });
 });

@@ -20,11 +20,13 @@ interface PropertyPlan {
  *
  * `plainToInstance` + `validateSync` look the class's metadata up, filter and group it, and build an error
  * record for every property on every call: for a listing that was 55% of reading a file, half of a large
- * import's reading phase. A plan runs the very same constraint functions, in the same order, with the
- * same arguments, but only answers "valid" or "not sure". On "not sure" `validatePlain` asks class-validator,
+ * import's reading phase. A plan runs the very same constraint functions, in the same order, on the same
+ * values (with the plain document where class-validator passes the instance), but only answers "valid" or
+ * "not sure". On "not sure" `validatePlain` asks class-validator,
  * which gives the reasons. So the DTO stays the one definition of what is valid and of every message, and
  * a plan is only ever stricter than class-validator, never looser: it refuses what it cannot follow
- * (unknown fields, non-plain nested objects, Sets and Maps) and leaves it to class-validator.
+ * (unknown fields, fields that are not enumerable, objects that are neither plain mappings nor lists) and
+ * leaves it to class-validator.
  *
  * Only DTOs whose plain form class-transformer copies as it is get a plan (see copiedAsItIs), with
  * `@Type` only under `@ValidateNested`: the listing and error-entry documents.
@@ -51,9 +53,12 @@ export class ValidationPlan {
   /** True when class-validator would find no problem with `plain` validated as the DTO (whitelist, unknown fields forbidden). */
   accepts(plain: unknown): boolean {
     if (!isPlainObject(plain)) return false;
-    for (const key in plain) if (!this.known.has(key)) return false;
+    // class-transformer copies what Object.keys lists; class-validator's whitelist looks at the same keys.
+    for (const key of Object.keys(plain)) if (!this.known.has(key)) return false;
     for (const property of this.properties) {
+      if (Object.hasOwn(plain, property.name) && !propertyIsEnumerable.call(plain, property.name)) return false;
       const value = (plain as Record<string, unknown>)[property.name];
+      if (isOtherObject(value)) return false;
       let applies = true;
       for (const condition of property.conditions) applies = condition(plain, value) && applies;
       if (!applies) continue;
@@ -66,9 +71,8 @@ export class ValidationPlan {
           value,
           constraints: metadata.constraints,
         };
-        if (value instanceof Set || value instanceof Map) return false;
         if (metadata.each && Array.isArray(value)) {
-          for (let i = 0; i < value.length; i++) if (!check(value[i], args)) return false;
+          for (let i = 0; i < value.length; i++) if (isOtherObject(value[i]) || !check(value[i], args)) return false;
         } else if (!check(value, args)) return false;
       }
       if (property.nested && value !== undefined) {
@@ -127,7 +131,14 @@ const plans = new Map<ClassConstructor<object>, ValidationPlan | undefined>();
 function copiedAsItIs(dto: ClassConstructor<object>, properties: PropertyPlan[]): boolean {
   const storage = transformerMetadata();
   if (storage.getExposedMetadatas(dto).length > 0 || storage.getExcludedMetadatas(dto).length > 0) return false;
-  return properties.every((p) => storage.findTransformMetadatas(dto, p.name, TransformationType.PLAIN_TO_CLASS).length === 0);
+  // A default set by the constructor stays on the instance where the document has no value.
+  if (Object.values(new dto()).some((value) => value !== undefined)) return false;
+  return properties.every((p) => {
+    const type = storage.findTypeMetadata(dto, p.name);
+    // @Type converts what it meets; a plan follows it only for nested objects, and without subtypes.
+    if (type && (!p.nested || type.options?.discriminator)) return false;
+    return storage.findTransformMetadatas(dto, p.name, TransformationType.PLAIN_TO_CLASS).length === 0;
+  });
 }
 
 /** class-transformer's record of its decorators: its package exports no accessor, so it is required by path. */
@@ -143,9 +154,17 @@ function nestedClassOf(dto: ClassConstructor<object>, property: string): ClassCo
   return nestedClass && nestedClass !== Object ? nestedClass : undefined;
 }
 
-/** A mapping as parsers make it: its prototype is `Object.prototype` (of any realm) or none; not an array, a Map or a class's instance. */
+/** A mapping as parsers make it: its prototype is `Object.prototype` (of any realm: tests run in another) or none. */
 function isPlainObject(value: unknown): value is object {
   if (value === null || typeof value !== 'object') return false;
-  const prototype = Object.getPrototypeOf(value) as object | null;
-  return prototype === null || Object.getPrototypeOf(prototype) === null;
+  const prototype = Object.getPrototypeOf(value) as { constructor?: unknown } | null;
+  if (prototype === null) return true;
+  return Object.getPrototypeOf(prototype) === null && typeof prototype.constructor === 'function' && prototype.constructor.name === 'Object';
 }
+
+/** An object class-transformer may convert rather than copy: neither a plain mapping nor a list (a Date, a Set, a boxed value). */
+function isOtherObject(value: unknown): boolean {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && !isPlainObject(value);
+}
+
+const propertyIsEnumerable = Object.prototype.propertyIsEnumerable;
