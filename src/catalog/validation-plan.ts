@@ -22,11 +22,10 @@ interface PropertyPlan {
  * record for every property on every call: for a listing that was 55% of reading a file, half of a large
  * import's reading phase. A plan runs the very same constraint functions, in the same order, on the same
  * values (with the plain document where class-validator passes the instance), but only answers "valid" or
- * "not sure". On "not sure" `validatePlain` asks class-validator,
- * which gives the reasons. So the DTO stays the one definition of what is valid and of every message, and
- * a plan is only ever stricter than class-validator, never looser: it refuses what it cannot follow
- * (unknown fields, fields that are not enumerable, objects that are neither plain mappings nor lists) and
- * leaves it to class-validator.
+ * "not sure". On "not sure" `validatePlain` asks class-validator, which gives the reasons. So the DTO stays
+ * the one definition of what is valid and of every message, and a plan is only ever stricter than
+ * class-validator, never looser: it refuses what it cannot follow (unknown fields, fields that are not
+ * enumerable, objects that are neither plain mappings nor lists) and leaves it to class-validator.
  *
  * Only DTOs whose plain form class-transformer copies as it is get a plan (see copiedAsItIs), with
  * `@Type` only under `@ValidateNested`: the listing and error-entry documents.
