@@ -6,6 +6,8 @@ import { createApp } from '../src/bootstrap';
 import { EventStore } from '../src/event-store/event-store.service';
 import { PublishListingCommand } from '../src/listings/commands/publish-listing/publish-listing.command';
 import { parseListing } from '../src/listings/listing.document';
+import { PublishErrorEntryCommand } from '../src/error-reference/commands/publish-error-entry/publish-error-entry.command';
+import { parseErrorEntry } from '../src/error-reference/error-entry.document';
 import { ProjectionRunner } from '../src/projections/projection-runner.service';
 import { getJson, RunningService, startService, testConfig } from './support/harness';
 
@@ -62,4 +64,21 @@ it('serves repeated reads from memory: same bytes, same ETag', async () => {
   const second = await fetch(`${bUrl}/api/v1/tools/openai`);
   expect(second.headers.get('etag')).toBe(first.headers.get('etag'));
   expect(await second.text()).toBe(await first.text());
+});
+
+it('serves the error reference from memory until an entry changes, then the new text', async () => {
+  const path = '/api/v1/errors?provider=anthropic';
+  const before = await getJson(`${bUrl}${path}`);
+  expect((await getJson(`${bUrl}${path}`)).headers.get('etag')).toBe(before.headers.get('etag'));
+  const entry = parseErrorEntry(parse(readFileSync('fixtures/errors/anthropic-529-overloaded.yaml', 'utf8'))).entry!;
+  const fix = `${entry.fix} Retry after a few seconds.`;
+  expect((await a.app.get(CommandBus).execute(new PublishErrorEntryCommand({ ...entry, fix }, 'test'))).outcome).toBe('revised');
+  expect(await a.app.get(ProjectionRunner).waitUntilProjected(await a.app.get(EventStore).lastPosition(), 10_000)).toBe(true);
+  let served: string | undefined;
+  for (const started = Date.now(); Date.now() - started < 3000; await new Promise((r) => setTimeout(r, 20))) {
+    served = (await getJson(`${bUrl}${path}`)).body.errors.find((e: { status: number }) => e.status === 529)?.fix;
+    if (served === fix) break;
+  }
+  expect(served).toBe(fix);
+  expect(before.body.errors.find((e: { status: number }) => e.status === 529).fix).not.toBe(fix);
 });

@@ -117,7 +117,7 @@ export class ReadModelReader implements OnApplicationShutdown {
   }
 
   /**
-   * A whole response built from the read models (search results, comparisons), kept until the read models
+   * A whole response built from the read models (search results, comparisons, error lists), kept until the read models
    * change. `key` must identify the response completely (a canonical URL).
    */
   async response(key: string, build: () => Promise<StoredBody>): Promise<StoredBody> {

@@ -1,5 +1,6 @@
 import { Controller, Get, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { storedBody } from '../../projections/read-model-body';
 import { ReadModelReader } from '../../projections/read-model.reader';
 import { badRequest } from '../http/problem';
 import { single } from '../http/query-params';
@@ -28,12 +29,16 @@ export class ErrorsController {
         throw badRequest(`'status' must be an HTTP status code (100-599), got '${statusRaw}'`, { parameter: 'status' });
       }
       const status = statusRaw === null ? null : Number(statusRaw);
-      const entries = (await this.readModels.errorEntries())
-        .map((json) => ({ json, entry: JSON.parse(json) as ServedErrorEntry }))
-        .filter(({ entry }) => (provider === null || entry.provider === provider) && (status === null || entry.status === status))
-        .sort((a, b) => a.entry.provider.localeCompare(b.entry.provider) || a.entry.status - b.entry.status || a.entry.title.localeCompare(b.entry.title));
-      const head = JSON.stringify({ success: true, total: entries.length, provider, status });
-      return sendJson(request, reply, `${head.slice(0, -1)},"errors":[${entries.map((e) => e.json).join(',')}],"_links":${JSON.stringify({ self: request.url })}}`);
+      // Kept until the read models change, like search results: built, hashed and compressed once.
+      const stored = await this.readModels.response(request.url, async () => {
+        const entries = (await this.readModels.errorEntries())
+          .map((json) => ({ json, entry: JSON.parse(json) as ServedErrorEntry }))
+          .filter(({ entry }) => (provider === null || entry.provider === provider) && (status === null || entry.status === status))
+          .sort((a, b) => a.entry.provider.localeCompare(b.entry.provider) || a.entry.status - b.entry.status || a.entry.title.localeCompare(b.entry.title));
+        const head = JSON.stringify({ success: true, total: entries.length, provider, status });
+        return storedBody(`${head.slice(0, -1)},"errors":[${entries.map((e) => e.json).join(',')}],"_links":${JSON.stringify({ self: request.url })}}`);
+      });
+      return sendJson(request, reply, stored);
     });
   }
 }

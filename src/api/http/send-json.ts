@@ -1,17 +1,29 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { etagOf } from '../../projections/read-model-body';
+import { storedBody, StoredBody } from '../../projections/read-model-body';
+import { chooseEncoding, encodedBody } from './compression';
 
 /** Content may change with any ingest: caches keep it a minute and then revalidate with the ETag. */
 export const CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=60';
 
 /**
  * Sends a ready JSON body with its ETag and Cache-Control, or 304 when the client already has it.
- * Bodies are ready-made (strings, or bytes from the read cache): nothing is serialised on the way out.
+ * Bodies are ready-made (bytes from the read models or the read cache): nothing is serialised on the way
+ * out. A client that accepts brotli or gzip gets the body compressed (see compression.ts), under the weak
+ * form of the same ETag, as a compressed form of the same content; `Vary` tells caches the form depends
+ * on Accept-Encoding.
  */
-export function sendJson(request: FastifyRequest, reply: FastifyReply, body: string | Buffer, etag: string = etagOf(body)): FastifyReply {
-  reply.header('etag', etag).header('cache-control', CACHE_CONTROL);
-  if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send();
-  return reply.header('content-type', 'application/json; charset=utf-8').send(body);
+export function sendJson(request: FastifyRequest, reply: FastifyReply, content: StoredBody | string): FastifyReply {
+  const stored = typeof content === 'string' ? storedBody(content) : content;
+  const encoding = chooseEncoding(request.headers['accept-encoding']);
+  const encoded = encoding === null ? null : encodedBody(stored, encoding);
+  reply
+    .header('etag', encoded ? `W/${stored.etag}` : stored.etag)
+    .header('cache-control', CACHE_CONTROL)
+    .header('vary', 'Accept-Encoding');
+  if (matchesEtag(request.headers['if-none-match'], stored.etag)) return reply.code(304).send();
+  reply.header('content-type', 'application/json; charset=utf-8');
+  if (encoded) return reply.header('content-encoding', encoding!).send(encoded);
+  return reply.send(stored.body);
 }
 
 /** If-None-Match: `*`, one tag or a list, weak or strong (weak comparison, as RFC 9110 asks for GET). */

@@ -1,9 +1,11 @@
 import { Controller, Get, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { storedBody } from '../../projections/read-model-body';
 import { sendJson } from '../http/send-json';
 import { OPENAPI_DOCUMENT } from './openapi.document';
 
-const BODY = JSON.stringify(OPENAPI_DOCUMENT);
+/** Made once: its ETag, and its compressed forms as clients ask for them (see compression.ts). */
+const BODY = storedBody(JSON.stringify(OPENAPI_DOCUMENT));
 
 /** The OpenAPI document, at /api/v1/openapi.json and at the conventional /openapi.json. */
 @Controller()

@@ -1,6 +1,7 @@
 import { DEFAULT_LIMIT, MAX_COMPARE, MAX_LIMIT, MAX_QUERY_LENGTH, MIN_COMPARE } from '../http/query-params';
 import { LISTING_STATUSES } from '../../listings/listing.document';
 import { SEARCH_FIELDS } from '../../search/search-fields';
+import { ENCODINGS, MIN_COMPRESSED_BYTES } from '../http/compression';
 
 /**
  * The OpenAPI 3.0.0 description of the read API, version 1.0.0. Written by hand because it is the
@@ -15,8 +16,18 @@ const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: object) => ({ 'application/json': { schema } });
 const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: ref('Problem') } } });
 const cached = {
-  ETag: { description: 'Entity tag of the body; send it back in If-None-Match to get 304.', schema: str },
+  ETag: {
+    description:
+      'Entity tag of the body; send it back in If-None-Match to get 304. A compressed response carries the weak form ' +
+      '(W/"...") of the same tag: either form matches.',
+    schema: str,
+  },
   'Cache-Control': { description: 'public, max-age=60, stale-while-revalidate=60', schema: str },
+  Vary: { description: 'Accept-Encoding: the body is sent compressed or not depending on it.', schema: str },
+  'Content-Encoding': {
+    description: `br or gzip when the client accepts it (Accept-Encoding, br preferred) and the body is ${MIN_COMPRESSED_BYTES} bytes or more; absent otherwise.`,
+    schema: { type: 'string', enum: [...ENCODINGS] },
+  },
 };
 const ok = (description: string, schema: object) => ({ description, headers: cached, content: json(schema) });
 const notModified = { description: 'Not modified: the If-None-Match tag still matches.' };
@@ -55,7 +66,8 @@ export const OPENAPI_DOCUMENT = {
       'A read-only directory of third-party web APIs (chiefly AI, language-model and cloud APIs) for agents and developers: ' +
       'search, compare, read a full listing, list categories, and look up common provider errors. Content is bilingual ' +
       '(English and Chinese). No authentication is required; every operation is a GET. Errors are RFC 9457 problem ' +
-      'documents (application/problem+json) that also carry `success: false` and `error`.',
+      'documents (application/problem+json) that also carry `success: false` and `error`. Responses of 1 KB or more are ' +
+      'compressed with brotli or gzip when the request accepts it (Accept-Encoding), under the weak form of the same ETag.',
   },
   servers: [{ url: '/' }],
   tags: [{ name: 'tools' }, { name: 'errors' }],

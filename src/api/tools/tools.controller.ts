@@ -51,7 +51,7 @@ export class ToolsController {
         const body = `${head.slice(0, -1)},"results":[${results.join(',')}],"_links":${links}}`;
         return storedBody(body);
       });
-      return sendJson(request, reply, stored.body, stored.etag);
+      return sendJson(request, reply, stored);
     });
   }
 
@@ -71,7 +71,7 @@ export class ToolsController {
         const body = `{"success":true,"total":${found.length},"compared":[${found.join(',')}],"notFound":${JSON.stringify(notFoundIds)},"_links":${JSON.stringify(links)}}`;
         return storedBody(body);
       });
-      return sendJson(request, reply, stored.body, stored.etag);
+      return sendJson(request, reply, stored);
     });
   }
 
@@ -80,7 +80,7 @@ export class ToolsController {
     return handle(request, reply, async () => {
       const stored = await this.readModels.categories();
       if (!stored) return sendJson(request, reply, '{"success":true,"total":0,"totalListings":0,"categories":[],"_links":{}}');
-      return sendJson(request, reply, stored.body, stored.etag);
+      return sendJson(request, reply, stored);
     });
   }
 
@@ -93,7 +93,7 @@ export class ToolsController {
           slug,
         });
       }
-      return sendJson(request, reply, stored.body, stored.etag);
+      return sendJson(request, reply, stored);
     });
   }
 }

@@ -1,0 +1,35 @@
+import { randomBytes } from 'node:crypto';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { storedBody } from '../../projections/read-model-body';
+import { chooseEncoding, encodedBody, MIN_COMPRESSED_BYTES } from './compression';
+
+const body = () => storedBody(JSON.stringify({ success: true, items: Array.from({ length: 200 }, (_, i) => ({ i, name: `listing ${i}` })) }));
+
+it('compresses a body once per encoding and keeps the result with the body', () => {
+  const stored = body();
+  const br = encodedBody(stored, 'br')!;
+  const gzip = encodedBody(stored, 'gzip')!;
+  expect(brotliDecompressSync(br).equals(stored.body)).toBe(true);
+  expect(gunzipSync(gzip).equals(stored.body)).toBe(true);
+  // The same bytes, not compressed again: what a cached body sends on every later request.
+  expect(encodedBody(stored, 'br')).toBe(br);
+  expect(encodedBody(stored, 'gzip')).toBe(gzip);
+  // Another body with the same content is another entry (forms live and die with their body).
+  expect(encodedBody(body(), 'br')).not.toBe(br);
+});
+
+it('leaves small bodies, and bodies that do not shrink, uncompressed', () => {
+  expect(encodedBody(storedBody('{"success":true}'), 'br')).toBeNull();
+  // Random bytes do not shrink: sent as they are rather than larger.
+  const incompressible = { etag: '"random"', body: randomBytes(4 * MIN_COMPRESSED_BYTES) };
+  expect(encodedBody(incompressible, 'br')).toBeNull();
+  expect(encodedBody(incompressible, 'gzip')).toBeNull();
+});
+
+it('keeps its memory of Accept-Encoding headers bounded and still right', () => {
+  for (let i = 0; i < 1000; i++) expect(chooseEncoding(`x-${i}, gzip;q=0.${(i % 9) + 1}`)).toBe('gzip');
+  expect(chooseEncoding('br;q=0.1, gzip;q=0.2')).toBe('gzip');
+  expect(chooseEncoding('gzip, br')).toBe('br');
+  expect(chooseEncoding(undefined)).toBeNull();
+  expect(chooseEncoding('')).toBeNull();
+});

@@ -1,0 +1,131 @@
+import { request as httpRequest } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { RunningService, startService } from './support/harness';
+
+/**
+ * Responses are compressed with brotli or gzip when the client accepts it: the same bytes once
+ * decompressed, under the weak form of the same ETag, with Vary: Accept-Encoding.
+ * Raw HTTP requests, not fetch: fetch decompresses on its own and would hide what was sent.
+ */
+let service: RunningService;
+
+beforeAll(async () => {
+  service = await startService('compression');
+  const report = await service.ingest(['fixtures']);
+  expect(report.problems).toEqual([]);
+});
+afterAll(() => service?.close());
+
+interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  bytes: Buffer;
+}
+
+function get(path: string, headers: Record<string, string> = {}, method = 'GET'): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(`${service.baseUrl}${path}`, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, bytes: Buffer.concat(chunks) }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+function decoded(response: RawResponse): Buffer {
+  const encoding = response.headers['content-encoding'];
+  if (encoding === 'br') return brotliDecompressSync(response.bytes);
+  if (encoding === 'gzip') return gunzipSync(response.bytes);
+  expect(encoding).toBeUndefined();
+  return response.bytes;
+}
+
+const paths = [
+  '/api/v1/tools/openai',
+  '/api/v1/tools/search?q=llm',
+  '/api/v1/tools/search?q=语音识别&limit=5',
+  '/api/v1/tools/compare?ids=openai,anthropic,mistral',
+  '/api/v1/tools/categories',
+  '/api/v1/errors',
+  '/api/v1/openapi.json',
+];
+
+describe.each(paths)('%s', (path) => {
+  it.each(['br', 'gzip'])('sends %s when accepted: the same bytes, smaller, under the weak ETag', async (encoding) => {
+    const plain = await get(path, { 'accept-encoding': 'identity' });
+    const compressed = await get(path, { 'accept-encoding': encoding });
+    expect(plain.status).toBe(200);
+    expect(compressed.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(compressed.headers['content-encoding']).toBe(encoding);
+    expect(decoded(compressed).equals(plain.bytes)).toBe(true);
+    expect(compressed.bytes.length).toBeLessThan(plain.bytes.length * 0.6);
+    expect(Number(compressed.headers['content-length'])).toBe(compressed.bytes.length);
+    expect(plain.headers.etag).toMatch(/^"[\w-]+"$/);
+    expect(compressed.headers.etag).toBe(`W/${plain.headers.etag}`);
+    for (const response of [plain, compressed]) {
+      expect(response.headers.vary).toBe('Accept-Encoding');
+      expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    }
+  });
+});
+
+describe('choosing the encoding', () => {
+  it.each([
+    ['gzip, deflate, br', 'br'],
+    ['br;q=0.5, gzip', 'gzip'],
+    ['br;q=0, gzip', 'gzip'],
+    ['GZIP', 'gzip'],
+    ['*', 'br'],
+    ['deflate', undefined],
+    ['identity', undefined],
+    ['gzip;q=0, br;q=0', undefined],
+    [undefined, undefined],
+  ])('Accept-Encoding %s gets %s', async (header, expected) => {
+    const response = await get('/api/v1/tools/stripe', header === undefined ? {} : { 'accept-encoding': header });
+    expect(response.status).toBe(200);
+    expect(response.headers['content-encoding']).toBe(expected);
+    expect(JSON.parse(decoded(response).toString()).tool.slug).toBe('stripe');
+  });
+});
+
+it('sends a small body as it is, whatever the client accepts', async () => {
+  const response = await get('/api/v1/errors?provider=no-such-provider', { 'accept-encoding': 'br, gzip' });
+  expect(response.status).toBe(200);
+  expect(response.bytes.length).toBeLessThan(1024);
+  expect(response.headers['content-encoding']).toBeUndefined();
+  expect(response.headers.etag).toMatch(/^"[\w-]+"$/);
+  expect(JSON.parse(response.bytes.toString())).toMatchObject({ success: true, total: 0 });
+});
+
+it('answers 304 for either form of the ETag, with the form it would have sent', async () => {
+  const plain = await get('/api/v1/tools/openai', { 'accept-encoding': 'identity' });
+  const strong = plain.headers.etag as string;
+  const notModified = await get('/api/v1/tools/openai', { 'accept-encoding': 'br', 'if-none-match': strong });
+  expect(notModified.status).toBe(304);
+  expect(notModified.bytes.length).toBe(0);
+  expect(notModified.headers.etag).toBe(`W/${strong}`);
+  expect(notModified.headers.vary).toBe('Accept-Encoding');
+  const back = await get('/api/v1/tools/openai', { 'accept-encoding': 'identity', 'if-none-match': `W/${strong}` });
+  expect(back.status).toBe(304);
+  expect(back.headers.etag).toBe(strong);
+});
+
+it('answers HEAD with the headers of the compressed form and no body', async () => {
+  const full = await get('/api/v1/tools/openai', { 'accept-encoding': 'gzip' });
+  const head = await get('/api/v1/tools/openai', { 'accept-encoding': 'gzip' }, 'HEAD');
+  expect(head.status).toBe(200);
+  expect(head.bytes.length).toBe(0);
+  expect(head.headers['content-encoding']).toBe('gzip');
+  expect(head.headers['content-length']).toBe(full.headers['content-length']);
+});
+
+it('sends problems (errors of the request) uncompressed', async () => {
+  const response = await get('/api/v1/tools/no-such-api', { 'accept-encoding': 'br, gzip' });
+  expect(response.status).toBe(404);
+  expect(response.headers['content-encoding']).toBeUndefined();
+  expect(JSON.parse(response.bytes.toString())).toMatchObject({ success: false, status: 404 });
+});
