@@ -1,6 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus } from 'node:os';
+import { get as httpGet } from 'node:http';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { load, LoadResult } from './lib/load';
@@ -35,6 +36,8 @@ interface ReadRow {
   limit: LoadResult;
   ours: LoadResult;
   peer: LoadResult;
+  /** Whether the requests asked for compression (ACCEPT_ENCODING). */
+  compressed: boolean;
 }
 interface GrowthRow {
   listings: number;
@@ -45,6 +48,22 @@ interface GrowthRow {
 }
 
 const log = (line: string) => console.error(`[bench] ${line}`);
+
+/** What the compressed read rows send: the service answers brotli, the limit the same bytes, json-server gzip. */
+const ACCEPT_ENCODING = 'br, gzip';
+/** The service's response to a path as sent (compressed when asked), read without decompressing. */
+function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; encoding: string | undefined; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    httpGet(url, { headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, encoding: response.headers['content-encoding'], body: Buffer.concat(chunks) }),
+      );
+      response.on('error', reject);
+    }).on('error', reject);
+  });
+}
 
 async function main(): Promise<void> {
   const machine = machineInfo();
@@ -97,18 +116,23 @@ async function readSide(serviceUrl: string): Promise<ReadRow[]> {
   const list = scenarios();
   // The limit answers every path with exactly the bytes the service sends for it.
   const bodies: Record<string, string> = {};
+  const encoded: Record<string, { encoding: string; base64: string }> = {};
   for (const scenario of list) {
     for (const path of scenario.ours) {
-      const response = await fetch(`${serviceUrl}${path}`);
-      if (!response.ok) throw new Error(`${path}: ${response.status}`);
-      bodies[path] = await response.text();
+      const plain = await rawGet(`${serviceUrl}${path}`, {});
+      const compressed = await rawGet(`${serviceUrl}${path}`, { 'accept-encoding': ACCEPT_ENCODING });
+      if (plain.status !== 200 || compressed.status !== 200) throw new Error(`${path}: ${plain.status}, compressed ${compressed.status}`);
+      bodies[path] = plain.body.toString();
+      if (compressed.encoding) encoded[path] = { encoding: compressed.encoding, base64: compressed.body.toString('base64') };
     }
   }
   mkdirSync(join('bench', '.data'), { recursive: true });
   const bodiesFile = join('bench', '.data', 'limit-bodies.json');
   writeFileSync(bodiesFile, JSON.stringify(bodies));
+  const encodedFile = join('bench', '.data', 'limit-bodies-encoded.json');
+  writeFileSync(encodedFile, JSON.stringify(encoded));
   const limitPort = await freePort();
-  const limit = start(process.execPath, ['dist/bench/lib/limit-server.js', String(limitPort), bodiesFile]);
+  const limit = start(process.execPath, ['dist/bench/lib/limit-server.js', String(limitPort), bodiesFile, encodedFile]);
   const limitUrl = `http://127.0.0.1:${limitPort}`;
   await waitFor(httpAnswers(`${limitUrl}/`), 10_000, 'the limit server');
 
@@ -123,8 +147,25 @@ async function readSide(serviceUrl: string): Promise<ReadRow[]> {
         limit: await load(limitUrl, scenario.ours, connections, SECONDS),
         ours: await load(serviceUrl, scenario.ours, connections, SECONDS),
         peer: await load(peer.url, scenario.peer, connections, SECONDS),
+        compressed: false,
       };
       rows.push(row);
+    }
+  }
+  // What clients on a real network do: ask for compression (the service sends stored compressed bytes,
+  // json-server compresses each response with gzip).
+  const headers = { 'accept-encoding': ACCEPT_ENCODING };
+  for (const scenario of list) {
+    for (const connections of CONNECTIONS.filter((c) => c > 1)) {
+      log(`read, compressed: ${scenario.name} at ${connections} connections`);
+      rows.push({
+        scenario: scenario.name,
+        connections,
+        limit: await load(limitUrl, scenario.ours, connections, SECONDS, headers),
+        ours: await load(serviceUrl, scenario.ours, connections, SECONDS, headers),
+        peer: await load(peer.url, scenario.peer, connections, SECONDS, headers),
+        compressed: true,
+      });
     }
   }
   await stop(limit);
@@ -158,12 +199,31 @@ function renderReport(machine: ReturnType<typeof machineInfo>, reads: ReadRow[],
   lines.push('');
   lines.push('| endpoint | conns | limit rps | this service rps | json-server rps | service / limit | service / json-server | limit p99 | service p50 | service p99 | json-server p99 | errors + non-2xx (service) |');
   lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-  for (const r of reads) {
+  const plainReads = reads.filter((r) => !r.compressed);
+  for (const r of plainReads) {
     lines.push(
       `| ${r.scenario} | ${r.connections} | ${fmt(r.limit.rps)} | ${fmt(r.ours.rps)} | ${fmt(r.peer.rps)} | ${ratio(r.ours.rps, r.limit.rps)} | ${ratio(r.ours.rps, r.peer.rps)} | ${fmt(r.limit.p99, 1)} | ${fmt(r.ours.p50, 1)} | ${fmt(r.ours.p99, 1)} | ${fmt(r.peer.p99, 1)} | ${r.ours.errors + r.ours.non2xx} |`,
     );
   }
   lines.push('');
+  const compressedReads = reads.filter((r) => r.compressed);
+  if (compressedReads.length > 0) {
+    lines.push(`### Read side, compressed: requests with \`Accept-Encoding: ${ACCEPT_ENCODING}\``);
+    lines.push('');
+    lines.push(
+      'The limit sends the compressed bytes the service sends; json-server compresses each response with gzip. Bytes are per response, headers included, against the same response uncompressed.',
+    );
+    lines.push('');
+    lines.push('| endpoint | conns | limit rps | this service rps | json-server rps | service / limit | service / json-server | service bytes (uncompressed) | json-server bytes | service p99 | errors + non-2xx (service) |');
+    lines.push('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+    for (const r of compressedReads) {
+      const plain = plainReads.find((p) => p.scenario === r.scenario && p.connections === r.connections);
+      lines.push(
+        `| ${r.scenario} | ${r.connections} | ${fmt(r.limit.rps)} | ${fmt(r.ours.rps)} | ${fmt(r.peer.rps)} | ${ratio(r.ours.rps, r.limit.rps)} | ${ratio(r.ours.rps, r.peer.rps)} | ${fmt(r.ours.bytes)} (${plain ? fmt(plain.ours.bytes) : 'n/a'}) | ${fmt(r.peer.bytes)} | ${fmt(r.ours.p99, 1)} | ${r.ours.errors + r.ours.non2xx} |`,
+      );
+    }
+    lines.push('');
+  }
   lines.push('### Write side: ingest with projection, rebuild, re-import, memory');
   lines.push('');
   lines.push('| catalog | listings | events | ingest + projection | of which reading / appending / projecting | events/s | full rebuild | re-import, unchanged | Redis memory | per listing |');
@@ -189,7 +249,7 @@ function renderReport(machine: ReturnType<typeof machineInfo>, reads: ReadRow[],
   lines.push('');
   lines.push('### Targets');
   lines.push('');
-  const at = (scenario: string, connections: number) => reads.find((r) => r.scenario === scenario && r.connections === connections);
+  const at = (scenario: string, connections: number) => plainReads.find((r) => r.scenario === scenario && r.connections === connections);
   const check = (ok: boolean, text: string) => lines.push(`- ${ok ? 'met' : '**not met**'}: ${text}`);
   const s100 = at('search', 100);
   if (s100) {
@@ -199,9 +259,11 @@ function renderReport(machine: ReturnType<typeof machineInfo>, reads: ReadRow[],
   const d100 = at('detail', 100);
   if (d100) check(d100.ours.rps >= 0.7 * d100.limit.rps, `detail >= 0.7 x the limit at 100 connections (${ratio(d100.ours.rps, d100.limit.rps)})`);
   for (const r of reads) {
-    if (r.ours.rps < 3 * r.peer.rps) check(false, `${r.scenario} at ${r.connections} connection(s) >= 3 x json-server (${ratio(r.ours.rps, r.peer.rps)})`);
+    if (r.ours.rps < 3 * r.peer.rps) {
+      check(false, `${r.scenario}${r.compressed ? ', compressed,' : ''} at ${r.connections} connection(s) >= 3 x json-server (${ratio(r.ours.rps, r.peer.rps)})`);
+    }
   }
-  if (reads.every((r) => r.ours.rps >= 3 * r.peer.rps)) check(true, 'every read endpoint >= 3 x json-server at every concurrency');
+  if (reads.every((r) => r.ours.rps >= 3 * r.peer.rps)) check(true, 'every read endpoint >= 3 x json-server at every concurrency, compressed or not');
   const errors = reads.reduce((n, r) => n + r.ours.errors + r.ours.non2xx, 0) + growth.reduce((n, g) => n + g.single.errors + g.single.non2xx + g.search.errors + g.search.non2xx, 0);
   check(errors === 0, `no errors and no non-2xx responses under load (${errors})`);
   const big = writes.find((w) => w.listings >= 100_000);

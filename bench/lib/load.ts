@@ -7,18 +7,21 @@ export interface LoadResult {
   errors: number;
   non2xx: number;
   requests: number;
+  /** Bytes received per response, headers included. */
+  bytes: number;
 }
 
 /**
- * Drives a server with autocannon (keep-alive, no pipelining): each connection cycles through `paths`.
- * Latencies in milliseconds.
+ * Drives a server with autocannon (keep-alive, no pipelining): each connection cycles through `paths`,
+ * sending `headers` with every request. Latencies in milliseconds.
  */
-export async function load(baseUrl: string, paths: string[], connections: number, seconds: number): Promise<LoadResult> {
+export async function load(baseUrl: string, paths: string[], connections: number, seconds: number, headers: Record<string, string> = {}): Promise<LoadResult> {
   const result = await autocannon({
     url: baseUrl,
     connections,
     duration: seconds,
     pipelining: 1,
+    headers,
     requests: paths.map((path) => ({ method: 'GET', path })),
   });
   return {
@@ -28,5 +31,6 @@ export async function load(baseUrl: string, paths: string[], connections: number
     errors: result.errors + result.timeouts,
     non2xx: result.non2xx,
     requests: result.requests.total,
+    bytes: result.requests.total > 0 ? result.throughput.total / result.requests.total : 0,
   };
 }
