@@ -9,7 +9,9 @@ import { parseListing } from '../src/listings/listing.document';
 import { PublishErrorEntryCommand } from '../src/error-reference/commands/publish-error-entry/publish-error-entry.command';
 import { parseErrorEntry } from '../src/error-reference/error-entry.document';
 import { ProjectionRunner } from '../src/projections/projection-runner.service';
-import { getJson, RunningService, startService, testConfig } from './support/harness';
+import { Redis } from 'ioredis';
+import { RedisConnection } from '../src/redis/redis-connection';
+import { getJson, REDIS_URL, RunningService, startService, testConfig } from './support/harness';
 
 /** Two processes' worth of service on one namespace: A runs the projector, B only serves (and caches). */
 let a: RunningService;
@@ -81,4 +83,32 @@ it('serves the error reference from memory until an entry changes, then the new 
   }
   expect(served).toBe(fix);
   expect(before.body.errors.find((e: { status: number }) => e.status === 529).fix).not.toBe(fix);
+});
+
+it('runs a read once for all the requests that miss the cache together, and shares the result', async () => {
+  const client = a.app.get(RedisConnection).client as Redis;
+  const addr = /addr=(\S+)/.exec(String(await client.client('INFO')))![1];
+  const observer = new Redis(REDIS_URL);
+  const monitor = await observer.monitor();
+  const seen: string[][] = [];
+  monitor.on('monitor', (_time: string, args: string[], source: string) => {
+    if (source === addr) seen.push(args.map(String));
+  });
+  // Neither was asked for before: every one of these requests misses the cache.
+  const searches = await Promise.all(Array.from({ length: 30 }, () => fetch(`${a.baseUrl}/api/v1/tools/search?q=speech+to+text+diarization`)));
+  const details = await Promise.all(Array.from({ length: 30 }, () => fetch(`${a.baseUrl}/api/v1/tools/deepgram`)));
+  await client.echo('end of requests');
+  for (let waited = 0; !seen.some((args) => args[0].toLowerCase() === 'echo') && waited < 5000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+  monitor.disconnect();
+  observer.disconnect();
+
+  const searchTexts = new Set(await Promise.all(searches.map((r) => r.text())));
+  const detailTexts = new Set(await Promise.all(details.map((r) => r.text())));
+  expect(searchTexts.size).toBe(1);
+  expect(detailTexts.size).toBe(1);
+  expect(JSON.parse([...detailTexts][0]).tool.slug).toBe('deepgram');
+  const queries = seen.filter((args) => ['eval', 'evalsha'].includes(args[0].toLowerCase()) && args.some((arg) => arg.includes('diarization')));
+  const detailReads = seen.filter((args) => args[0].toLowerCase() === 'hget' && args.includes('deepgram'));
+  expect(queries).toHaveLength(1);
+  expect(detailReads).toHaveLength(1);
 });

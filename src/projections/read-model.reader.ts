@@ -47,6 +47,13 @@ export class ReadModelReader implements OnApplicationShutdown {
   private readonly responses: BoundedCache<StoredBody>;
   private categoriesBody: StoredBody | null | undefined;
   private errorList: string[] | undefined;
+  /**
+   * Reads and builds under way, by cache and key: a request that misses the cache while the same value is
+   * being read joins that read instead of starting its own. Clients in loops ask the same things at once:
+   * after every change, a hundred connections asking for the same search all missed the cache together and
+   * ran the query (and compressed the response) a hundred times.
+   */
+  private readonly underWay = new Map<object, Map<string, Promise<unknown>>>();
 
   constructor(
     private readonly redis: RedisConnection,
@@ -123,10 +130,12 @@ export class ReadModelReader implements OnApplicationShutdown {
   async response(key: string, build: () => Promise<StoredBody>): Promise<StoredBody> {
     await this.ready();
     if (this.responses.has(key)) return this.responses.get(key)!;
-    const epoch = this.epoch;
-    const value = await build();
-    if (epoch === this.epoch) this.responses.set(key, value);
-    return value;
+    return this.once(this.responses, key, async () => {
+      const epoch = this.epoch;
+      const value = await build();
+      if (epoch === this.epoch) this.responses.set(key, value);
+      return value;
+    });
   }
 
   /** Forgets everything cached (the read models changed). */
@@ -137,6 +146,8 @@ export class ReadModelReader implements OnApplicationShutdown {
     this.responses.clear();
     this.categoriesBody = undefined;
     this.errorList = undefined;
+    // Reads under way may return what was there before the change: later requests must not join them.
+    this.underWay.clear();
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -147,12 +158,35 @@ export class ReadModelReader implements OnApplicationShutdown {
   private async cached<T>(cache: BoundedCache<T>, key: string, read: (keys: GenerationKeys) => Promise<T>, empty: T): Promise<T> {
     await this.ready();
     if (cache.has(key)) return cache.get(key)!;
-    const epoch = this.epoch;
-    const keys = await this.keys();
-    if (!keys) return empty;
-    const value = await read(keys);
-    if (epoch === this.epoch) cache.set(key, value);
-    return value;
+    return this.once(cache, key, async () => {
+      const epoch = this.epoch;
+      const keys = await this.keys();
+      if (!keys) return empty;
+      const value = await read(keys);
+      if (epoch === this.epoch) cache.set(key, value);
+      return value;
+    });
+  }
+
+  /**
+   * Runs `read` for this cache and key unless a run is under way, whose result is then shared. With the
+   * read cache off every request runs its own (the benchmarks measure the engine that way).
+   */
+  private once<T>(cache: object, key: string, read: () => Promise<T>): Promise<T> {
+    if (!this.config.readCache) return read();
+    let runs = this.underWay.get(cache);
+    if (!runs) this.underWay.set(cache, (runs = new Map()));
+    const running = runs.get(key) as Promise<T> | undefined;
+    if (running) return running;
+    const started = read();
+    runs.set(key, started);
+    // Settled either way: the next miss reads again (a failure is not kept). Only this run is removed:
+    // after a change, the map may hold a newer run for the key.
+    const done = () => {
+      if (this.underWay.get(cache)?.get(key) === started) this.underWay.get(cache)!.delete(key);
+    };
+    started.then(done, done);
+    return started;
   }
 
   /** Starts once; a failed start (Redis down) is retried by the next request instead of kept. */
