@@ -124,8 +124,8 @@ export class ReadModelReader implements OnApplicationShutdown {
   }
 
   /**
-   * A whole response built from the read models (search results, comparisons, error lists), kept until the read models
-   * change. `key` must identify the response completely (a canonical URL).
+   * A whole response built from the read models (search results, comparisons, error lists), kept until the
+   * read models change. `key` must identify the response completely (a canonical URL, or the URL itself).
    */
   async response(key: string, build: () => Promise<StoredBody>): Promise<StoredBody> {
     await this.ready();
