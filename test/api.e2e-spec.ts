@@ -227,4 +227,12 @@ describe('GET /api/v1/errors', () => {
   it('400s a status that is not an HTTP status', async () => {
     expect((await getJson(url('/api/v1/errors?status=abc'))).status).toBe(400);
   });
+
+  it('links to the canonical URL of the list, whatever else the request carried', async () => {
+    const odd = await getJson(url('/api/v1/errors?status=529&utm=x&provider=%20Anthropic'));
+    const plain = await getJson(url('/api/v1/errors?provider=anthropic&status=529'));
+    expect(odd.body._links.self).toBe('/api/v1/errors?provider=anthropic&status=529');
+    expect(odd.text).toBe(plain.text);
+    expect((await getJson(url('/api/v1/errors?x=1'))).body._links.self).toBe('/api/v1/errors');
+  });
 });

@@ -65,7 +65,7 @@ describe.each(paths)('%s', (path) => {
     expect(compressed.bytes.length).toBeLessThan(plain.bytes.length * 0.6);
     expect(Number(compressed.headers['content-length'])).toBe(compressed.bytes.length);
     expect(plain.headers.etag).toMatch(/^"[\w-]+"$/);
-    expect(compressed.headers.etag).toBe(`W/${plain.headers.etag}`);
+    expect(compressed.headers.etag).toBe(`W/${(plain.headers.etag as string).slice(0, -1)}-${encoding}"`);
     for (const response of [plain, compressed]) {
       expect(response.headers.vary).toBe('Accept-Encoding');
       expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
@@ -83,6 +83,14 @@ describe('choosing the encoding', () => {
     ['deflate', undefined],
     ['identity', undefined],
     ['gzip;q=0, br;q=0', undefined],
+    ['br;q=0, *', 'gzip'],
+    ['*;q=0.5, br;q=0', 'gzip'],
+    ['*;q=0', undefined],
+    ['x-gzip', 'gzip'],
+    ['br;q=1.5, gzip;q=0.1', 'gzip'],
+    ['br;level=5', 'br'],
+    [' Br ; Q=0.9 , gzip;q=0.8', 'br'],
+    [',,;', undefined],
     [undefined, undefined],
   ])('Accept-Encoding %s gets %s', async (header, expected) => {
     const response = await get('/api/v1/tools/stripe', header === undefined ? {} : { 'accept-encoding': header });
@@ -101,17 +109,26 @@ it('sends a small body as it is, whatever the client accepts', async () => {
   expect(JSON.parse(response.bytes.toString())).toMatchObject({ success: true, total: 0 });
 });
 
-it('answers 304 for either form of the ETag, with the form it would have sent', async () => {
+it('gives each form its own tag, and answers 304 for the tag of any form, with the tag it would have sent', async () => {
   const plain = await get('/api/v1/tools/openai', { 'accept-encoding': 'identity' });
-  const strong = plain.headers.etag as string;
-  const notModified = await get('/api/v1/tools/openai', { 'accept-encoding': 'br', 'if-none-match': strong });
-  expect(notModified.status).toBe(304);
-  expect(notModified.bytes.length).toBe(0);
-  expect(notModified.headers.etag).toBe(`W/${strong}`);
-  expect(notModified.headers.vary).toBe('Accept-Encoding');
-  const back = await get('/api/v1/tools/openai', { 'accept-encoding': 'identity', 'if-none-match': `W/${strong}` });
-  expect(back.status).toBe(304);
-  expect(back.headers.etag).toBe(strong);
+  const br = await get('/api/v1/tools/openai', { 'accept-encoding': 'br' });
+  const gzip = await get('/api/v1/tools/openai', { 'accept-encoding': 'gzip' });
+  const tags = [plain, br, gzip].map((r) => r.headers.etag as string);
+  expect(new Set(tags).size).toBe(3);
+  for (const [accept, sent] of [['identity', tags[0]], ['br', tags[1]], ['gzip', tags[2]]]) {
+    for (const held of tags) {
+      const notModified = await get('/api/v1/tools/openai', { 'accept-encoding': accept, 'if-none-match': held });
+      expect(notModified.status).toBe(304);
+      expect(notModified.bytes.length).toBe(0);
+      expect(notModified.headers.etag).toBe(sent);
+      expect(notModified.headers.vary).toBe('Accept-Encoding');
+    }
+  }
+  // Another body's tags, or a tag with another coding's name added, do not match.
+  const other = await get('/api/v1/tools/stripe', { 'accept-encoding': 'br' });
+  expect((await get('/api/v1/tools/openai', { 'accept-encoding': 'br', 'if-none-match': other.headers.etag as string })).status).toBe(200);
+  const made = `W/${tags[0].slice(0, -1)}-deflate"`;
+  expect((await get('/api/v1/tools/openai', { 'accept-encoding': 'br', 'if-none-match': made })).status).toBe(200);
 });
 
 it('answers HEAD with the headers of the compressed form and no body', async () => {

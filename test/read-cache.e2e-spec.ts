@@ -9,6 +9,8 @@ import { parseListing } from '../src/listings/listing.document';
 import { PublishErrorEntryCommand } from '../src/error-reference/commands/publish-error-entry/publish-error-entry.command';
 import { parseErrorEntry } from '../src/error-reference/error-entry.document';
 import { ProjectionRunner } from '../src/projections/projection-runner.service';
+import { storedBody, StoredBody } from '../src/projections/read-model-body';
+import { ReadModelReader } from '../src/projections/read-model.reader';
 import { Redis } from 'ioredis';
 import { RedisConnection } from '../src/redis/redis-connection';
 import { getJson, REDIS_URL, RunningService, startService, testConfig } from './support/harness';
@@ -111,4 +113,20 @@ it('runs a read once for all the requests that miss the cache together, and shar
   const detailReads = seen.filter((args) => args[0].toLowerCase() === 'hget' && args.includes('deepgram'));
   expect(queries).toHaveLength(1);
   expect(detailReads).toHaveLength(1);
+});
+
+it('lets no request join a read that started before a change, and keeps nothing of that read', async () => {
+  const reader = a.app.get(ReadModelReader);
+  let release!: (body: StoredBody) => void;
+  const first = reader.response('test:join', () => new Promise<StoredBody>((resolve) => (release = resolve)));
+  const joined = reader.response('test:join', () => Promise.reject(new Error('a second read while one is under way')));
+  await new Promise((resolve) => setImmediate(resolve));
+  reader.invalidate();
+  const fresh = storedBody('{"after":true}');
+  const after = reader.response('test:join', async () => fresh);
+  release(storedBody('{"before":true}'));
+  expect((await first).body.toString()).toBe('{"before":true}');
+  expect((await joined).body.toString()).toBe('{"before":true}');
+  expect(await after).toBe(fresh);
+  expect(await reader.response('test:join', async () => storedBody('{"again":true}'))).toBe(fresh);
 });

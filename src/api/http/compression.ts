@@ -1,4 +1,3 @@
-import { negotiate } from '@fastify/accept-negotiator';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { StoredBody } from '../../projections/read-model-body';
 
@@ -24,18 +23,21 @@ export const MIN_COMPRESSED_BYTES = 1024;
 const BROTLI_QUALITY = 6;
 const GZIP_LEVEL = 6;
 
-const OFFERED: Encoding[] = [...ENCODINGS];
-
 /** Accept-Encoding headers seen, and the encoding chosen for each: clients send the same one every time. */
 const chosen = new Map<string, Encoding | null>();
 const CHOSEN_LIMIT = 256;
 
-/** The encoding to send for this Accept-Encoding header (weights and `*` as RFC 9110 says), or null for none. */
+/** Accept-Encoding headers remembered (for tests: the memory stays bounded whatever clients send). */
+export function rememberedHeaders(): number {
+  return chosen.size;
+}
+
+/** The encoding to send for this Accept-Encoding header, or null for none (see negotiate). */
 export function chooseEncoding(acceptEncoding: string | undefined): Encoding | null {
   if (!acceptEncoding) return null;
   let encoding = chosen.get(acceptEncoding);
   if (encoding === undefined) {
-    encoding = negotiate<Encoding>(acceptEncoding.toLowerCase(), OFFERED);
+    encoding = negotiate(acceptEncoding);
     // Headers are chosen by clients: keep the memory bounded whatever they send.
     if (chosen.size >= CHOSEN_LIMIT) chosen.clear();
     chosen.set(acceptEncoding, encoding);
@@ -43,25 +45,73 @@ export function chooseEncoding(acceptEncoding: string | undefined): Encoding | n
   return encoding;
 }
 
+/** A weight as RFC 9110 writes it: 0 to 1, at most three decimals. */
+const QVALUE = /^(0(\.\d{0,3})?|1(\.0{0,3})?)$/;
+
+/**
+ * RFC 9110 section 12.5.3: each listed coding has its weight (1 when none is given; 0 refuses it); `*`
+ * gives its weight to the codings not listed; `x-gzip` is gzip; names are case-insensitive. The offered
+ * encoding of highest weight above 0 wins, brotli on a tie. An entry whose weight is malformed counts for
+ * nothing. (@fastify/accept-negotiator, tried first, let `*` override an explicit `br;q=0`.)
+ */
+export function negotiate(header: string): Encoding | null {
+  const weights = new Map<string, number>();
+  for (const entry of header.split(',')) {
+    const [rawName, ...parameters] = entry.split(';');
+    const name = rawName.trim().toLowerCase();
+    if (name === '') continue;
+    let weight = 1;
+    for (const parameter of parameters) {
+      const [key, value = ''] = parameter.split('=').map((part) => part.trim());
+      if (key.toLowerCase() !== 'q') continue;
+      weight = QVALUE.test(value) ? Number(value) : -1;
+    }
+    if (weight < 0) continue;
+    const coding = name === 'x-gzip' ? 'gzip' : name;
+    weights.set(coding, Math.max(weight, weights.get(coding) ?? 0));
+  }
+  let best: Encoding | null = null;
+  let bestWeight = 0;
+  for (const encoding of ENCODINGS) {
+    const weight = weights.get(encoding) ?? weights.get('*') ?? 0;
+    if (weight > bestWeight) {
+      best = encoding;
+      bestWeight = weight;
+    }
+  }
+  return best;
+}
+
+/** The ETag of a body's compressed form: the weak form of its own tag with the coding added, e.g. W/"abc-br". */
+export function encodedEtag(etag: string, encoding: Encoding): string {
+  return `W/${etag.slice(0, -1)}-${encoding}"`;
+}
+
+/** A body compressed with one coding, and the ETag it goes out with (see encodedEtag). */
+export interface EncodedForm {
+  bytes: Buffer;
+  etag: string;
+}
+
 /** What a stored body keeps of its compressed forms (null: not worth sending compressed). */
-type EncodedForms = Partial<Record<Encoding, Buffer | null>>;
+type EncodedForms = Partial<Record<Encoding, EncodedForm | null>>;
 const encodedForms = new WeakMap<StoredBody, EncodedForms>();
 
 /**
- * The body compressed with `encoding`, compressed on the first call and kept for as long as the body is;
- * null when the body is too small for it to pay, or does not get smaller.
+ * The body compressed with `encoding`, and its tag: made on the first call and kept for as long as the
+ * body is; null when the body is too small for it to pay, or does not get smaller.
  */
-export function encodedBody(stored: StoredBody, encoding: Encoding): Buffer | null {
+export function encodedBody(stored: StoredBody, encoding: Encoding): EncodedForm | null {
   if (stored.body.length < MIN_COMPRESSED_BYTES) return null;
   let forms = encodedForms.get(stored);
   if (!forms) encodedForms.set(stored, (forms = {}));
-  let bytes = forms[encoding];
-  if (bytes === undefined) {
+  let form = forms[encoding];
+  if (form === undefined) {
     const compressed = compress(stored.body, encoding);
-    bytes = compressed.length < stored.body.length ? compressed : null;
-    forms[encoding] = bytes;
+    form = compressed.length < stored.body.length ? { bytes: compressed, etag: encodedEtag(stored.etag, encoding) } : null;
+    forms[encoding] = form;
   }
-  return bytes;
+  return form;
 }
 
 function compress(body: Buffer, encoding: Encoding): Buffer {

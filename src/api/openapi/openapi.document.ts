@@ -18,14 +18,14 @@ const problem = (description: string) => ({ description, content: { 'application
 const cached = {
   ETag: {
     description:
-      'Entity tag of the body; send it back in If-None-Match to get 304. A compressed response carries the weak form ' +
-      '(W/"...") of the same tag: either form matches.',
+      'Entity tag of the body; send it back in If-None-Match to get 304. A compressed response carries a weak tag of its ' +
+      'own for its coding (W/"<tag>-br", W/"<tag>-gzip"); the tag of any form of the same body matches.',
     schema: str,
   },
   'Cache-Control': { description: 'public, max-age=60, stale-while-revalidate=60', schema: str },
   Vary: { description: 'Accept-Encoding: the body is sent compressed or not depending on it.', schema: str },
   'Content-Encoding': {
-    description: `br or gzip when the client accepts it (Accept-Encoding, br preferred) and the body is ${MIN_COMPRESSED_BYTES} bytes or more; absent otherwise.`,
+    description: `br or gzip when the client accepts it (Accept-Encoding as RFC 9110 reads it: weights, q=0 refuses, * for codings not listed; br on a tie) and the body is ${MIN_COMPRESSED_BYTES} bytes or more; absent otherwise.`,
     schema: { type: 'string', enum: [...ENCODINGS] },
   },
 };
@@ -67,7 +67,7 @@ export const OPENAPI_DOCUMENT = {
       'search, compare, read a full listing, list categories, and look up common provider errors. Content is bilingual ' +
       '(English and Chinese). No authentication is required; every operation is a GET. Errors are RFC 9457 problem ' +
       'documents (application/problem+json) that also carry `success: false` and `error`. Responses of 1 KB or more are ' +
-      'compressed with brotli or gzip when the request accepts it (Accept-Encoding), under the weak form of the same ETag.',
+      'compressed with brotli or gzip when the request accepts it (Accept-Encoding), each coding under a weak ETag of its own.',
   },
   servers: [{ url: '/' }],
   tags: [{ name: 'tools' }, { name: 'errors' }],
