@@ -25,6 +25,8 @@ export class AppConfig {
   readonly readCache: boolean;
   /** Distinct searches kept in the read cache. */
   readonly searchCacheSize: number;
+  /** Megabytes the read cache may hold (response bodies and their compressed forms), half for details. */
+  readonly readCacheMb: number;
 
   constructor(env: NodeJS.ProcessEnv = process.env) {
     this.port = intFrom(env.PORT, 3000);
@@ -49,6 +51,7 @@ export class AppConfig {
     this.logRequests = env.LOG_REQUESTS === 'on';
     this.readCache = (env.READ_CACHE ?? 'on') !== 'off';
     this.searchCacheSize = intFrom(env.SEARCH_CACHE_SIZE, 10_000);
+    this.readCacheMb = intFrom(env.READ_CACHE_MB, 256);
   }
 
   /** A copy with some settings replaced (tests and the CLI use it). */

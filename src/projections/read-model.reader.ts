@@ -60,9 +60,12 @@ export class ReadModelReader implements OnApplicationShutdown {
     private readonly config: AppConfig,
   ) {
     const on = config.readCache;
-    this.details = new BoundedCache(on ? 20_000 : 0);
+    // Bodies are bounded in bytes as well as in number: a search page of 100 results is 70 KB, and a
+    // hundred thousand listings do not fit a small machine's memory twice.
+    const half = (config.readCacheMb * 1024 * 1024) / 2;
+    this.details = new BoundedCache(on ? 20_000 : 0, half, storedBodyBytes);
     this.rows = new BoundedCache(on ? 20_000 : 0);
-    this.responses = new BoundedCache(on ? config.searchCacheSize : 0);
+    this.responses = new BoundedCache<StoredBody>(on ? config.searchCacheSize : 0, half, storedBodyBytes);
   }
 
   /** Keys of the live generation, or null when nothing has been projected yet. */
@@ -226,22 +229,55 @@ export class ReadModelReader implements OnApplicationShutdown {
   }
 }
 
-/** A Map that forgets its oldest entries beyond `capacity` (insertion order; reads refresh nothing). */
-class BoundedCache<T> {
-  private readonly map = new Map<string, T>();
-  constructor(private readonly capacity: number) {}
+/**
+ * What a cached body costs: its bytes, and room for the compressed forms clients may ask for (brotli and
+ * gzip together come to half to three quarters of a JSON body: see compression.ts).
+ */
+export function storedBodyBytes(stored: StoredBody | null): number {
+  return stored ? Math.ceil(stored.body.length * 1.75) + stored.etag.length : 0;
+}
+
+/**
+ * A Map that forgets its oldest entries (insertion order; reads refresh nothing) beyond `capacity` entries
+ * or `maxBytes` as `sizeOf` counts them.
+ */
+export class BoundedCache<T> {
+  private readonly map = new Map<string, { value: T; bytes: number }>();
+  private bytes = 0;
+  constructor(
+    private readonly capacity: number,
+    private readonly maxBytes = Infinity,
+    private readonly sizeOf: (value: T) => number = () => 0,
+  ) {}
   has(key: string): boolean {
     return this.capacity > 0 && this.map.has(key);
   }
   get(key: string): T | undefined {
-    return this.map.get(key);
+    return this.map.get(key)?.value;
   }
   set(key: string, value: T): void {
     if (this.capacity <= 0) return;
-    if (this.map.size >= this.capacity) this.map.delete(this.map.keys().next().value!);
-    this.map.set(key, value);
+    const bytes = this.sizeOf(value) + key.length;
+    if (bytes > this.maxBytes) return; // would push out everything else, for one entry
+    this.delete(key);
+    while (this.map.size > 0 && (this.map.size >= this.capacity || this.bytes + bytes > this.maxBytes)) {
+      this.delete(this.map.keys().next().value!);
+    }
+    this.map.set(key, { value, bytes });
+    this.bytes += bytes;
   }
   clear(): void {
     this.map.clear();
+    this.bytes = 0;
+  }
+  /** Entries and bytes held (for tests and diagnostics). */
+  get usage(): { entries: number; bytes: number } {
+    return { entries: this.map.size, bytes: this.bytes };
+  }
+  private delete(key: string): void {
+    const entry = this.map.get(key);
+    if (!entry) return;
+    this.map.delete(key);
+    this.bytes -= entry.bytes;
   }
 }

@@ -1,0 +1,50 @@
+import { storedBody } from './read-model-body';
+import { BoundedCache, storedBodyBytes } from './read-model.reader';
+
+it('forgets the oldest entries beyond its number of entries', () => {
+  const cache = new BoundedCache<number>(3);
+  for (let i = 0; i < 5; i++) cache.set(`k${i}`, i);
+  expect(['k0', 'k1', 'k2', 'k3', 'k4'].map((k) => cache.has(k))).toEqual([false, false, true, true, true]);
+  cache.set('k3', 33); // replacing an entry forgets nothing else
+  expect(cache.usage.entries).toBe(3);
+  expect(cache.get('k3')).toBe(33);
+  expect(cache.get('k2')).toBe(2);
+});
+
+it('keeps what it holds within its bytes, forgetting the oldest first', () => {
+  const cache = new BoundedCache<string>(1000, 100, (value) => value.length);
+  const sizes = [30, 50, 10, 40, 20, 60, 5, 90, 1];
+  sizes.forEach((size, i) => {
+    cache.set(`${i}`, 'x'.repeat(size - 1)); // the key's length counts too
+    expect(cache.usage.bytes).toBeLessThanOrEqual(100);
+    expect(cache.get(`${i}`)).toHaveLength(size - 1);
+    // What is kept is the newest entries that fit, and their bytes add up.
+    let total = 0;
+    for (let j = i; j >= 0 && cache.has(`${j}`); j--) total += sizes[j];
+    expect(cache.usage.bytes).toBe(total);
+    expect(cache.usage.entries).toBe(sizes.slice(0, i + 1).filter((_, j) => cache.has(`${j}`)).length);
+  });
+  // Held now: '6' (5 bytes), '7' (90), '8' (1). Replaced by a larger value, '8' is counted once, at its new
+  // size (10), and the oldest entry makes room for it.
+  expect(['6', '7', '8'].every((k) => cache.has(k))).toBe(true);
+  cache.set('8', 'x'.repeat(9));
+  expect(cache.usage).toEqual({ entries: 2, bytes: 100 });
+  expect(cache.has('6')).toBe(false);
+  expect(cache.has('7')).toBe(true);
+  cache.clear();
+  expect(cache.usage).toEqual({ entries: 0, bytes: 0 });
+});
+
+it('does not keep an entry larger than all its bytes, nor forget others for it', () => {
+  const cache = new BoundedCache<string>(10, 50, (value) => value.length);
+  cache.set('a', 'x'.repeat(20));
+  cache.set('huge', 'x'.repeat(60));
+  expect(cache.has('huge')).toBe(false);
+  expect(cache.get('a')).toHaveLength(20);
+});
+
+it('counts a body with room for its compressed forms', () => {
+  const stored = storedBody(JSON.stringify({ text: 'x'.repeat(1000) }));
+  expect(storedBodyBytes(stored)).toBeGreaterThanOrEqual(stored.body.length * 1.75);
+  expect(storedBodyBytes(null)).toBe(0);
+});
