@@ -1,3 +1,4 @@
+import { ReadModelReader } from '../src/projections/read-model.reader';
 import { getJson, RunningService, startService } from './support/harness';
 
 let service: RunningService;
@@ -87,17 +88,18 @@ describe('GET /api/v1/tools/{slug}', () => {
   });
 
   it('serves ETag and Cache-Control, and 304 on If-None-Match', async () => {
-    // Uncompressed: the strong ETag (compressed forms carry its weak form, see compression.e2e-spec).
-    const first = await fetch(url('/api/v1/tools/stripe'), { headers: { 'accept-encoding': 'identity' } });
+    // Uncompressed: the strong ETag (compressed forms have weak tags of their own, see compression.e2e-spec).
+    const plain = { 'accept-encoding': 'identity' };
+    const first = await fetch(url('/api/v1/tools/stripe'), { headers: plain });
     const etag = first.headers.get('etag')!;
     expect(etag).toMatch(/^"[\w-]+"$/);
     expect(first.headers.get('cache-control')).toContain('max-age=');
-    const again = await fetch(url('/api/v1/tools/stripe'), { headers: { 'if-none-match': etag } });
+    const again = await fetch(url('/api/v1/tools/stripe'), { headers: { ...plain, 'if-none-match': etag } });
     expect(again.status).toBe(304);
     expect(await again.text()).toBe('');
-    const weak = await fetch(url('/api/v1/tools/stripe'), { headers: { 'if-none-match': `"other", W/${etag}` } });
+    const weak = await fetch(url('/api/v1/tools/stripe'), { headers: { ...plain, 'if-none-match': `"other", W/${etag}` } });
     expect(weak.status).toBe(304);
-    const other = await fetch(url('/api/v1/tools/stripe'), { headers: { 'if-none-match': '"stale"' } });
+    const other = await fetch(url('/api/v1/tools/stripe'), { headers: { ...plain, 'if-none-match': '"stale"' } });
     expect(other.status).toBe(200);
   });
 });
@@ -234,5 +236,10 @@ describe('GET /api/v1/errors', () => {
     expect(odd.body._links.self).toBe('/api/v1/errors?provider=anthropic&status=529');
     expect(odd.text).toBe(plain.text);
     expect((await getJson(url('/api/v1/errors?x=1'))).body._links.self).toBe('/api/v1/errors');
+    // Kept once in the read cache, whatever else requests carry.
+    const reader = service.app.get(ReadModelReader);
+    const before = reader.cacheUsage().responses.entries;
+    for (let i = 0; i < 20; i++) await getJson(url(`/api/v1/errors?provider=anthropic&status=529&n=${i}`));
+    expect(reader.cacheUsage().responses.entries).toBe(before);
   });
 });

@@ -1,5 +1,5 @@
 import { storedBody } from './read-model-body';
-import { BoundedCache, storedBodyBytes } from './read-model.reader';
+import { BoundedCache, ENTRY_OVERHEAD, storedBodyBytes } from './read-model.reader';
 
 it('forgets the oldest entries beyond its number of entries', () => {
   const cache = new BoundedCache<number>(3);
@@ -12,10 +12,11 @@ it('forgets the oldest entries beyond its number of entries', () => {
 });
 
 it('keeps what it holds within its bytes, forgetting the oldest first', () => {
-  const cache = new BoundedCache<string>(1000, 100, (value) => value.length);
+  // Sizes below are what an entry costs in all: its value, its key (one character) and the overhead.
+  const cache = new BoundedCache<string>(1000, 100, (value) => value.length - ENTRY_OVERHEAD);
   const sizes = [30, 50, 10, 40, 20, 60, 5, 90, 1];
   sizes.forEach((size, i) => {
-    cache.set(`${i}`, 'x'.repeat(size - 1)); // the key's length counts too
+    cache.set(`${i}`, 'x'.repeat(size - 1));
     expect(cache.usage.bytes).toBeLessThanOrEqual(100);
     expect(cache.get(`${i}`)).toHaveLength(size - 1);
     // What is kept is the newest entries that fit, and their bytes add up.
@@ -36,11 +37,16 @@ it('keeps what it holds within its bytes, forgetting the oldest first', () => {
 });
 
 it('does not keep an entry larger than all its bytes, nor forget others for it', () => {
-  const cache = new BoundedCache<string>(10, 50, (value) => value.length);
+  const cache = new BoundedCache<string>(10, 200, (value) => value.length); // 'a' and 'b' fit together
   cache.set('a', 'x'.repeat(20));
-  cache.set('huge', 'x'.repeat(60));
+  cache.set('b', 'x'.repeat(10));
+  cache.set('huge', 'x'.repeat(200));
   expect(cache.has('huge')).toBe(false);
   expect(cache.get('a')).toHaveLength(20);
+  // A key replaced by a value too large to keep is gone, not left with its old value.
+  cache.set('a', 'x'.repeat(200));
+  expect(cache.has('a')).toBe(false);
+  expect(cache.usage).toEqual({ entries: 1, bytes: 10 + 1 + ENTRY_OVERHEAD });
 });
 
 it('counts a body with room for its compressed forms', () => {

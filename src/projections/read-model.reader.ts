@@ -141,6 +141,11 @@ export class ReadModelReader implements OnApplicationShutdown {
     });
   }
 
+  /** What each cache holds, in entries and bytes (see BoundedCache). */
+  cacheUsage(): Record<'details' | 'rows' | 'responses', { entries: number; bytes: number }> {
+    return { details: this.details.usage, rows: this.rows.usage, responses: this.responses.usage };
+  }
+
   /** Forgets everything cached (the read models changed). */
   invalidate(): void {
     this.epoch++;
@@ -237,6 +242,9 @@ export function storedBodyBytes(stored: StoredBody | null): number {
   return stored ? Math.ceil(stored.body.length * 1.75) + stored.etag.length : 0;
 }
 
+/** What an entry costs beyond its key and value (the Map's slot, the record, pointers): an estimate. */
+export const ENTRY_OVERHEAD = 64;
+
 /**
  * A Map that forgets its oldest entries (insertion order; reads refresh nothing) beyond `capacity` entries
  * or `maxBytes` as `sizeOf` counts them.
@@ -257,9 +265,9 @@ export class BoundedCache<T> {
   }
   set(key: string, value: T): void {
     if (this.capacity <= 0) return;
-    const bytes = this.sizeOf(value) + key.length;
-    if (bytes > this.maxBytes) return; // would push out everything else, for one entry
     this.delete(key);
+    const bytes = this.sizeOf(value) + key.length + ENTRY_OVERHEAD;
+    if (bytes > this.maxBytes) return; // would push out everything else, for one entry
     while (this.map.size > 0 && (this.map.size >= this.capacity || this.bytes + bytes > this.maxBytes)) {
       this.delete(this.map.keys().next().value!);
     }

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { storedBody } from '../../projections/read-model-body';
-import { chooseEncoding, encodedBody, MIN_COMPRESSED_BYTES, rememberedHeaders } from './compression';
+import { chooseEncoding, encodedBody, MIN_COMPRESSED_BYTES, negotiate, rememberedHeaders } from './compression';
 
 const body = () => storedBody(JSON.stringify({ success: true, items: Array.from({ length: 200 }, (_, i) => ({ i, name: `listing ${i}` })) }));
 
@@ -37,4 +37,30 @@ it('keeps its memory of Accept-Encoding headers bounded and still right', () => 
   expect(chooseEncoding('gzip, br')).toBe('br');
   expect(chooseEncoding(undefined)).toBeNull();
   expect(chooseEncoding('')).toBeNull();
+});
+
+it.each([
+  ['br', 'br'],
+  ['gzip', 'gzip'],
+  ['gzip, deflate, br', 'br'],
+  ['gzip, deflate, br, zstd', 'br'],
+  ['gzip;q=1.0, identity; q=0.5, *;q=0', 'gzip'],
+  ['br;q=0.5, gzip', 'gzip'],
+  ['br;q=0.5, gzip;q=0.5', 'br'],
+  ['br;q=0, *', 'gzip'],
+  ['*;q=0.5, br;q=0', 'gzip'],
+  ['*', 'br'],
+  ['*;q=0', null],
+  ['x-gzip', 'gzip'],
+  ['X-GZIP;q=0.3, br;q=0.2', 'gzip'],
+  ['br;q=1.5, gzip;q=0.1', 'gzip'],
+  ['br;q=.5, gzip;q=0.1', 'gzip'],
+  ['br;q=0.0001', null],
+  ['br;level=5', 'br'],
+  [' Br ; Q=0.9 , gzip;q=0.8', 'br'],
+  ['deflate, identity', null],
+  [',,;', null],
+  ['', null],
+])('Accept-Encoding %j gives %s', (header, expected) => {
+  expect(negotiate(header)).toBe(expected);
 });

@@ -18,8 +18,8 @@ const problem = (description: string) => ({ description, content: { 'application
 const cached = {
   ETag: {
     description:
-      'Entity tag of the body; send it back in If-None-Match to get 304. A compressed response carries a weak tag of its ' +
-      'own for its coding (W/"<tag>-br", W/"<tag>-gzip"); the tag of any form of the same body matches.',
+      'Entity tag of the body; send it back in If-None-Match, with the same Accept-Encoding, to get 304. A compressed ' +
+      'response carries a weak tag of its own for its coding (W/"<tag>-br", W/"<tag>-gzip").',
     schema: str,
   },
   'Cache-Control': { description: 'public, max-age=60, stale-while-revalidate=60', schema: str },
