@@ -1,5 +1,6 @@
 import { storedBody } from './read-model-body';
-import { BoundedCache, ENTRY_OVERHEAD, storedBodyBytes } from './read-model.reader';
+import { BoundedCache, ENTRY_OVERHEAD } from './bounded-cache';
+import { storedBodyBytes } from './read-model.reader';
 
 it('forgets the oldest entries beyond its number of entries', () => {
   const cache = new BoundedCache<number>(3);

@@ -3,7 +3,7 @@ import type { StoredBody } from '../../projections/read-model-body';
 
 /**
  * Response compression, done once per body: a body is compressed the first time a client asks for an
- * encoding of it, and the result is kept on the body itself. Bodies live in the read cache until the read
+ * encoding of it, and the result is kept with the body (a weak map: it goes when the body goes). Bodies live in the read cache until the read
  * models change, so a repeated request sends stored bytes either way, as it does without compression.
  * A detail of 12 KB goes out as 4.6 KB with brotli (5.2 KB with gzip), a page of 20 search results of
  * 24 KB as 6.8 KB: what an agent on a real network waits for.

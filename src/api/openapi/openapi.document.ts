@@ -66,8 +66,9 @@ export const OPENAPI_DOCUMENT = {
       'A read-only directory of third-party web APIs (chiefly AI, language-model and cloud APIs) for agents and developers: ' +
       'search, compare, read a full listing, list categories, and look up common provider errors. Content is bilingual ' +
       '(English and Chinese). No authentication is required; every operation is a GET. Errors are RFC 9457 problem ' +
-      'documents (application/problem+json) that also carry `success: false` and `error`. Responses of 1 KB or more are ' +
-      'compressed with brotli or gzip when the request accepts it (Accept-Encoding), each coding under a weak ETag of its own.',
+      'documents (application/problem+json) that also carry `success: false` and `error`. Responses of ' +
+      `${MIN_COMPRESSED_BYTES} bytes or more are compressed with brotli or gzip when the request accepts it (Accept-Encoding), ` +
+      'each coding under a weak ETag of its own.',
   },
   servers: [{ url: '/' }],
   tags: [{ name: 'tools' }, { name: 'errors' }],
