@@ -13,7 +13,7 @@ import { storedBody, StoredBody } from '../src/projections/read-model-body';
 import { ReadModelReader } from '../src/projections/read-model.reader';
 import { Redis } from 'ioredis';
 import { RedisConnection } from '../src/redis/redis-connection';
-import { getJson, REDIS_URL, RunningService, startService, testConfig } from './support/harness';
+import { commandsDuring, getJson, RunningService, startService, testConfig } from './support/harness';
 
 /** Two processes' worth of service on one namespace: A runs the projector, B only serves (and caches). */
 let a: RunningService;
@@ -89,20 +89,13 @@ it('serves the error reference from memory until an entry changes, then the new 
 
 it('runs a read once for all the requests that miss the cache together, and shares the result', async () => {
   const client = a.app.get(RedisConnection).client as Redis;
-  const addr = /addr=(\S+)/.exec(String(await client.client('INFO')))![1];
-  const observer = new Redis(REDIS_URL);
-  const monitor = await observer.monitor();
-  const seen: string[][] = [];
-  monitor.on('monitor', (_time: string, args: string[], source: string) => {
-    if (source === addr) seen.push(args.map(String));
-  });
   // Neither was asked for before: every one of these requests misses the cache.
-  const searches = await Promise.all(Array.from({ length: 30 }, () => fetch(`${a.baseUrl}/api/v1/tools/search?q=speech+to+text+diarization`)));
-  const details = await Promise.all(Array.from({ length: 30 }, () => fetch(`${a.baseUrl}/api/v1/tools/deepgram`)));
-  await client.echo('end of requests');
-  for (let waited = 0; !seen.some((args) => args[0].toLowerCase() === 'echo') && waited < 5000; waited += 20) await new Promise((r) => setTimeout(r, 20));
-  monitor.disconnect();
-  observer.disconnect();
+  const { result: [searches, details], commands: seen } = await commandsDuring(client, () =>
+    Promise.all([
+      Promise.all(Array.from({ length: 30 }, () => fetch(`${a.baseUrl}/api/v1/tools/search?q=speech+to+text+diarization`))),
+      Promise.all(Array.from({ length: 30 }, () => fetch(`${a.baseUrl}/api/v1/tools/deepgram`))),
+    ]),
+  );
 
   const searchTexts = new Set(await Promise.all(searches.map((r) => r.text())));
   const detailTexts = new Set(await Promise.all(details.map((r) => r.text())));

@@ -74,3 +74,30 @@ export async function getJson(url: string, headers: Record<string, string> = {})
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null, text };
 }
+
+/**
+ * The commands `client`'s connection sends while `action` runs (name and arguments), seen with MONITOR.
+ * A marker sent on the same connection afterwards tells when MONITOR has shown everything before it (a
+ * fixed wait was too short on a loaded machine); the marker is left out.
+ */
+export async function commandsDuring<T>(client: Redis, action: () => Promise<T>): Promise<{ result: T; commands: string[][] }> {
+  const addr = /addr=(\S+)/.exec(String(await client.client('INFO')))![1];
+  const observer = new Redis(REDIS_URL);
+  const monitor = await observer.monitor();
+  const commands: string[][] = [];
+  let done = false;
+  monitor.on('monitor', (_time: string, args: string[], source: string) => {
+    if (source !== addr) return;
+    if (args[0].toLowerCase() === 'echo' && args[1] === 'end of action') done = true;
+    else if (!done) commands.push(args.map(String));
+  });
+  try {
+    const result = await action();
+    await client.echo('end of action');
+    for (let waited = 0; !done && waited < 5000; waited += 20) await new Promise((r) => setTimeout(r, 20));
+    return { result, commands };
+  } finally {
+    monitor.disconnect();
+    observer.disconnect();
+  }
+}
