@@ -138,35 +138,23 @@ async function readSide(serviceUrl: string): Promise<ReadRow[]> {
 
   const peer = await startPeer();
   const rows: ReadRow[] = [];
-  for (const scenario of list) {
-    for (const connections of CONNECTIONS) {
-      log(`read: ${scenario.name} at ${connections} connection(s)`);
-      const row: ReadRow = {
-        scenario: scenario.name,
-        connections,
-        limit: await load(limitUrl, scenario.ours, connections, SECONDS),
-        ours: await load(serviceUrl, scenario.ours, connections, SECONDS),
-        peer: await load(peer.url, scenario.peer, connections, SECONDS),
-        compressed: false,
-      };
-      rows.push(row);
-    }
-  }
+  const measure = async (scenario: (typeof list)[number], connections: number, compressed: boolean): Promise<ReadRow> => {
+    log(`read${compressed ? ', compressed' : ''}: ${scenario.name} at ${connections} connection(s)`);
+    const headers: Record<string, string> = compressed ? { 'accept-encoding': ACCEPT_ENCODING } : {};
+    return {
+      scenario: scenario.name,
+      connections,
+      limit: await load(limitUrl, scenario.ours, connections, SECONDS, headers),
+      ours: await load(serviceUrl, scenario.ours, connections, SECONDS, headers),
+      peer: await load(peer.url, scenario.peer, connections, SECONDS, headers),
+      compressed,
+    };
+  };
+  for (const scenario of list) for (const connections of CONNECTIONS) rows.push(await measure(scenario, connections, false));
   // What clients on a real network do: ask for compression (the service sends stored compressed bytes,
   // json-server compresses each response with gzip).
-  const headers = { 'accept-encoding': ACCEPT_ENCODING };
   for (const scenario of list) {
-    for (const connections of CONNECTIONS.filter((c) => c > 1)) {
-      log(`read, compressed: ${scenario.name} at ${connections} connections`);
-      rows.push({
-        scenario: scenario.name,
-        connections,
-        limit: await load(limitUrl, scenario.ours, connections, SECONDS, headers),
-        ours: await load(serviceUrl, scenario.ours, connections, SECONDS, headers),
-        peer: await load(peer.url, scenario.peer, connections, SECONDS, headers),
-        compressed: true,
-      });
-    }
+    for (const connections of CONNECTIONS.filter((c) => c > 1)) rows.push(await measure(scenario, connections, true));
   }
   await stop(limit);
   await stop(peer.child);
