@@ -17,7 +17,7 @@ import { Generations } from '../src/projections/generations';
 import { ProjectionRunner } from '../src/projections/projection-runner.service';
 import { ReadModelReader } from '../src/projections/read-model.reader';
 import { RedisConnection } from '../src/redis/redis-connection';
-import { REDIS_URL, RunningService, startService } from './support/harness';
+import { commandsDuring, REDIS_URL, RunningService, startService } from './support/harness';
 import { dumpGeneration } from './support/read-model-dump';
 
 /**
@@ -79,6 +79,27 @@ it('keeps no copy of the documents in the read models: the event store is their 
   const names = Object.keys(await dump(await current())).filter((name) => !/^(t|del|browse):/.test(name));
   // What the API serves and the projector's bookkeeping, nothing else (listings were once copied into `src`).
   expect(names.sort()).toEqual(['applied', 'browse', 'categories', 'checkpoint', 'compare', 'detail', 'errors', 'summary', 'terms']);
+});
+
+it('loads the working memory of a generation at the start without asking the store about each aggregate', async () => {
+  const connection = service.app.get(RedisConnection);
+  const { keys } = connection;
+  const client = connection.dedicatedClient();
+  const categories = service.app.get(CategoryCatalog);
+  // A generation number nobody has used: its checkpoint is the start, so no event can be at or before it.
+  const unused = Number(await redis.get(`{${service.namespace}:rm}:seq`)) + 1000;
+  const fresh = new GenerationProjector(client, unused, keys, categories);
+  const { result, commands } = await commandsDuring(client, () => fresh.load());
+  expect(result).toBe('0-0');
+  expect(fresh.state.cards.size).toBe(0);
+  // The checkpoint, the aggregates' names and the dictionary: no script call per aggregate (327 here).
+  expect(commands.map(([name]) => name.toLowerCase()).sort()).toEqual(['get', 'hkeys', 'zrange']);
+
+  // The live generation, at its checkpoint, does read them: every listing is in its memory.
+  const live = new GenerationProjector(client, await current(), keys, categories);
+  await live.load();
+  expect(live.state.cards.size).toBe(await redis.hlen(keys.generation(await current()).summaries));
+  await client.quit();
 });
 
 it('on a Redis that refuses RESTORE (here an ACL), writes the same generation with ZADD', async () => {

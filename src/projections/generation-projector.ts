@@ -103,6 +103,9 @@ export class GenerationProjector {
    */
   private async documentsAt<T>(aggregateType: string, ids: string[], position: string): Promise<Map<string, T | null>> {
     const found = new Map<string, T | null>(ids.map((id) => [id, null]));
+    // No event is at or before the start. A new generation's load would otherwise ask Redis about every
+    // aggregate (a script call each: 100,000 after a bulk import into an empty store) to learn nothing.
+    if (position === START_POSITION) return found;
     const streams = ids.map((id) => streamName(aggregateType, id));
     for (const raw of await readLatestEvents(this.client, this.storeKeys, streams, position)) {
       const event = JSON.parse(raw.json) as EventEnvelope;
