@@ -37,9 +37,12 @@ export async function loadContentInParallel(
  * Readings a reader thread sends at a time, as it reads. Sent all at once at the end, a thread held its
  * whole share (its heap, and the collector's work, grew with it), and this thread then took 50,000
  * readings from each in turn with a core idle: reading 100,127 files took 11.3-12.5 s and 1.5-1.6 GB at
- * the peak, against 10.5-11.9 s and 1.2 GB sent in batches (eight runs each, alternating).
+ * the peak (10.5-11.9 s and 1.2 GB in batches of 500). Batches of 500 still lived long enough to be
+ * copied by the thread's young collections and promoted: 7.6-9.1 s and 13.8-16.5 s of CPU on a later
+ * host, against 7.0-7.2 s and 12.8-13.1 s in batches of 100, which mostly die young (four runs each,
+ * alternating). Smaller batches gained nothing more.
  */
-const READINGS_PER_MESSAGE = 500;
+const READINGS_PER_MESSAGE = 100;
 
 /** Reads and validates these files on a worker thread; its readings arrive in batches, then `null`. */
 function readOnThread(files: string[], readingsPerMessage: number): Promise<FileReading[]> {
