@@ -31,10 +31,12 @@ export class IngestCommand extends CommandRunner {
       return;
     }
     const prefix = options.dryRun ? 'would be ' : '';
-    for (const result of report.results) console.log(`${prefix}${describe(result)}`);
-    console.log(summarise(report.results, options.dryRun === true));
+    const lines = report.results.map((result) => `${prefix}${describe(result)}`);
+    lines.push(summarise(report.results, options.dryRun === true));
     const { readMs, appendMs, projectMs } = report.phases;
-    console.log(`time: reading and validating ${readMs} ms, appending ${appendMs} ms, projecting ${projectMs} ms`);
+    lines.push(`time: reading and validating ${readMs} ms, appending ${appendMs} ms, projecting ${projectMs} ms`);
+    // One write: a console.log per line is a system call per line (about 1 s for 100,000 listings).
+    process.stdout.write(`${lines.join('\n')}\n`);
     if (report.projection === 'pending') {
       console.log('events stored; the running service has not applied them yet (they will show once it does)');
     }
