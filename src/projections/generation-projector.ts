@@ -19,6 +19,7 @@ import { WriteBatch } from './write-batch';
 import { sendEncoded } from '../redis/resp-writer';
 import type { BuildPool } from './build/build-pool';
 import { PostingLists } from './build/posting-lists';
+import { WholeSortedSet, writeWholeSortedSets } from './build/whole-sorted-sets';
 import { renderErrorEntry } from './projectors/error-reference.projector';
 import { relatedListings, renderListing } from './projectors/tool-detail.projector';
 
@@ -88,8 +89,8 @@ export class GenerationProjector {
     return checkpoint;
   }
 
-  /** Loads the terms of the generation's search dictionary (a rebuild's builders wrote them, not this thread). */
-  async loadDictionary(): Promise<void> {
+  /** Loads the terms of the generation's search dictionary. */
+  private async loadDictionary(): Promise<void> {
     for (const term of await this.client.zrange(this.keys.termDictionary, '0', '-1')) this.state.dictionary.add(term);
   }
 
@@ -299,8 +300,14 @@ export class GenerationProjector {
     const pending = [...this.deferred];
     this.deferred.clear();
     const slugs = pending.filter((marker) => !marker.startsWith('error:') && this.state.cards.has(marker));
-    // The index is written from this thread while the builders render.
-    const index = this.postings.write(this.client, (term) => this.keys.term(term), restore);
+    // The index is written from this thread while the builders render, then the sets known only now
+    // that every listing is indexed: the term dictionary and the browse sets.
+    const terms = this.postings.allTerms;
+    for (const term of terms) this.state.dictionary.add(term);
+    const wholeSets = this.wholeSortedSets(terms);
+    const index = this.postings
+      .write(this.client, (term) => this.keys.term(term), restore)
+      .then(() => writeWholeSortedSets(this.client, wholeSets, restore));
     this.writingIndex = index;
     index.catch(() => undefined);
     await pool.setCatalog([...this.state.cards.values()], this.state.errors);
@@ -321,6 +328,22 @@ export class GenerationProjector {
       this.keys.appliedEvents,
       String(appliedEvents),
     );
+  }
+
+  /** Rebuild only: the term dictionary (every term of the index) and the browse sets, whole. */
+  private wholeSortedSets(terms: readonly string[]): WholeSortedSet[] {
+    const dictionary: WholeSortedSet = { key: this.keys.termDictionary, members: [...terms], scores: terms.map(() => 0) };
+    const all: WholeSortedSet = { key: this.keys.browseAll, members: [], scores: [] };
+    const byCategory = new Map<string, WholeSortedSet>();
+    for (const { slug, category, popularity } of this.state.cards.values()) {
+      let inCategory = byCategory.get(category);
+      if (!inCategory) byCategory.set(category, (inCategory = { key: this.keys.browseCategory(category), members: [], scores: [] }));
+      for (const set of [all, inCategory]) {
+        set.members.push(slug);
+        set.scores.push(-popularity || 0); // 0, not -0: a payload keeps the sign, which Redis would show
+      }
+    }
+    return [dictionary, all, ...byCategory.values()];
   }
 
   /**

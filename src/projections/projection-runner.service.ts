@@ -200,9 +200,8 @@ export class ProjectionRunner implements OnApplicationShutdown {
     return { report, projector, checkpoint };
   }
 
-  /** Goes on with a generation this runner has just built (see buildGeneration). */
-  private async adopt(built: { projector: GenerationProjector; checkpoint: string }): Promise<GenerationProjector> {
-    await built.projector.loadDictionary();
+  /** Goes on with a generation this runner has just built (see buildGeneration); its dictionary is in memory too. */
+  private adopt(built: { projector: GenerationProjector; checkpoint: string }): GenerationProjector {
     this.projector = built.projector;
     this.checkpoint = built.checkpoint;
     return built.projector;
@@ -258,7 +257,7 @@ export class ProjectionRunner implements OnApplicationShutdown {
       // Far behind (a bulk import): building a new generation renders each document once, where
       // replaying would render documents again and again as what they show arrives.
       this.logger.log(`projection is more than ${this.config.projectorRebuildLag} events behind: rebuilding instead of replaying`);
-      await this.adopt(await this.buildGeneration());
+      this.adopt(await this.buildGeneration());
       return true;
     }
     if (await projector.applyBatch(events, this.checkpoint)) {

@@ -171,11 +171,29 @@ export class SearchIndexWriter {
 
   /** Puts terms not seen before in the dictionary, with their deletion variants (for prefix and typo lookups). */
   addToDictionary(tx: WriteBatch, terms: Iterable<string>): void {
+    for (const term of this.unseen(terms)) {
+      tx.zadd(this.keys.termDictionary, 0, term);
+      this.addVariants(tx, term);
+    }
+  }
+
+  /**
+   * The deletion variants of terms not seen before, but not the dictionary entries: a rebuild writes the
+   * dictionary whole once every term is known (see writeWholeSortedSets).
+   */
+  addDeletionVariants(tx: WriteBatch, terms: Iterable<string>): void {
+    for (const term of this.unseen(terms)) this.addVariants(tx, term);
+  }
+
+  private *unseen(terms: Iterable<string>): Generator<string> {
     for (const term of terms) {
       if (this.dictionary.has(term)) continue;
       this.dictionary.add(term);
-      tx.zadd(this.keys.termDictionary, 0, term);
-      for (const variant of deletionVariants(term)) tx.sadd(this.keys.deletionVariant(variant), term);
+      yield term;
     }
+  }
+
+  private addVariants(tx: WriteBatch, term: string): void {
+    for (const variant of deletionVariants(term)) tx.sadd(this.keys.deletionVariant(variant), term);
   }
 }

@@ -93,8 +93,8 @@ export class ListingBuilder {
   }
 
   /**
-   * Builds the listings of these aggregate streams (their newest event at or before `upTo`): browse sets,
-   * the index's dictionary, summaries and comparison rows; returns the share's postings.
+   * Builds the listings of these aggregate streams (their newest event at or before `upTo`): the typo
+   * variants of the index's terms, summaries and comparison rows; returns the share's postings.
    * Returns once the writes are sent (see flush).
    */
   async buildShare(streams: string[], upTo: string): Promise<BuiltShare> {
@@ -112,8 +112,6 @@ export class ListingBuilder {
         case LISTING_REVISED: {
           const listing = (event.data as PublishedData<ListingDocument>).document;
           packer.add(cards.length, listing, this.categories.get(listing.category));
-          writes.zadd(keys.browseAll, -listing.popularity, listing.slug);
-          writes.zadd(keys.browseCategory(listing.category), -listing.popularity, listing.slug);
           const own = renderStatic(listing, this.categories);
           writes.hset(keys.summaries, listing.slug, own.summary);
           writes.hset(keys.comparisons, listing.slug, own.comparison);
@@ -131,7 +129,8 @@ export class ListingBuilder {
     }
     const postings = packer.pack();
     // The share's distinct terms, once each (looking every posting up in the dictionary cost seconds).
-    this.index.addToDictionary(writes, postings.terms);
+    // The dictionary itself, like the browse sets, is written whole by the projector (writeWholeSortedSets).
+    this.index.addDeletionVariants(writes, postings.terms);
     await this.send(writes);
     return { events: events.length, cards, withdrawn, others, postings };
   }

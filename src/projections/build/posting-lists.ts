@@ -88,6 +88,11 @@ export class PostingLists {
     this.shares.push({ termMap, firstSlug, pairs, scores: postings.scores });
   }
 
+  /** Every term of the postings gathered, once each. */
+  get allTerms(): readonly string[] {
+    return this.terms;
+  }
+
   /** Postings gathered. */
   get size(): number {
     return this.counts.reduce((sum, count) => sum + count, 0);
