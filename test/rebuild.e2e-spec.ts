@@ -84,7 +84,7 @@ it('keeps no copy of the documents in the read models: the event store is their 
 it('loads the working memory of a generation at the start without asking the store about each aggregate', async () => {
   const connection = service.app.get(RedisConnection);
   const { keys } = connection;
-  const client = connection.dedicatedClient();
+  const client = connection.dedicatedClient() as Redis;
   const categories = service.app.get(CategoryCatalog);
   // A generation number nobody has used: its checkpoint is the start, so no event can be at or before it.
   const unused = Number(await redis.get(`{${service.namespace}:rm}:seq`)) + 1000;

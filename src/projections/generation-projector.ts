@@ -291,9 +291,10 @@ export class GenerationProjector {
   }
 
   /**
-   * Writes the search index from the postings gathered (RESTORE when `restore`, else ZADD) while the
-   * builders render what the build deferred, each on the builder that indexed the listing; then the error
-   * entries and the categories; once Redis confirmed every write, sets the checkpoint.
+   * Writes the search index from the postings gathered (RESTORE when `restore`, else ZADD), then the term
+   * dictionary and the browse sets (writeWholeSortedSets), while the builders render what the build
+   * deferred, each on the builder that indexed the listing; then the error entries and the categories;
+   * once Redis confirmed every write, sets the checkpoint.
    */
   async renderDeferred(checkpoint: string, appliedEvents: number, pool: BuildPool, restore: boolean, chunkSize = 500): Promise<void> {
     while (this.building.length > 0) await this.building.shift();

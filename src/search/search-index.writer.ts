@@ -152,7 +152,7 @@ export function deletionVariants(term: string): string[] {
 export class SearchIndexWriter {
   constructor(
     private readonly keys: GenerationKeys,
-    /** Terms already in this generation's dictionary (kept by the projector, so variants are written once). */
+    /** Terms already written (with their variants) by whoever owns this writer, so that each is written once. */
     private readonly dictionary: Set<string>,
   ) {}
 

@@ -64,7 +64,7 @@ export class ListingBuilder {
   private readonly storeKeys: RedisKeys;
   private readonly categories: CategoryCatalog;
   private readonly client: RedisClient;
-  /** Terms this builder has put in the dictionary (another builder may write one again: that is harmless). */
+  /** Terms whose typo variants this builder has written (another builder may write them again: that is harmless). */
   private readonly dictionary = new Set<string>();
   private readonly index: SearchIndexWriter;
   /**
