@@ -8,7 +8,7 @@ import { load, LoadResult } from './lib/load';
 import { freePort, httpAnswers, start, startRedis, startService, stop, waitFor } from './lib/processes';
 import { scenarios, searchPaths } from './lib/scenarios';
 import { dropNamespace, measureIngest, syntheticFolder, WriteRow } from './lib/catalogs';
-import { loadFixtureListings } from './lib/synthetic-catalog';
+import { loadFixtureListings } from '../test/support/synthetic-catalog';
 
 /**
  * `npm run bench`: everything measured side by side in one run on this machine, because absolute numbers

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { CategoryCatalog } from '../src/catalog/category-catalog';
-import { formatProblem, loadContent } from '../src/catalog/content-files';
-import { checkContent } from '../src/catalog/content-rules';
+import { formatProblem, loadContent } from '../src/content/content-files';
+import { checkContent } from '../src/content/content-rules';
 
 /**
  * `npm run check:content [folder]`: checks the content folder (default fixtures/) without touching Redis:
@@ -9,7 +9,7 @@ import { checkContent } from '../src/catalog/content-rules';
  * domains, real Chinese, examples with credentials from the environment, code that parses, no
  * near-duplicates). Prints `file: field: reason` per problem; exits 1 when there is any.
  */
-function main(): void {
+async function main(): Promise<void> {
   const folder = process.argv[2] ?? 'fixtures';
   let categories: CategoryCatalog;
   try {
@@ -18,7 +18,7 @@ function main(): void {
     console.error((error as Error).message);
     process.exit(1);
   }
-  const content = loadContent([join(folder, 'listings'), join(folder, 'errors')], categories, new Set());
+  const content = await loadContent([join(folder, 'listings'), join(folder, 'errors')], categories);
   const problems = [...content.problems, ...checkContent(content.listings, content.errorEntries)];
   for (const problem of problems) console.error(formatProblem(problem));
   const counts = `${content.listings.length} listings, ${content.errorEntries.length} error entries, ${categories.all.length} categories`;
@@ -29,4 +29,4 @@ function main(): void {
   console.log(`content check passed: ${counts}`);
 }
 
-main();
+void main();

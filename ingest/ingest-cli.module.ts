@@ -1,10 +1,10 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
-import { CatalogModule } from '../src/catalog/catalog.module';
 import { AppConfig } from '../src/config/app-config';
 import { CoreModule } from '../src/core.module';
 import { ErrorReferenceModule } from '../src/error-reference/error-reference.module';
 import { EventStoreModule } from '../src/event-store/event-store.module';
+import { ImportModule } from '../src/import/import.module';
 import { ListingsModule } from '../src/listings/listings.module';
 import { ProjectionsModule } from '../src/projections/projections.module';
 import { ExportCommand } from './commands/export.command';
@@ -14,13 +14,21 @@ import { ProjectCommand } from './commands/project.command';
 import { RebuildCommand } from './commands/rebuild.command';
 import { WithdrawCommand } from './commands/withdraw.command';
 
-/** The editors' command line: the same modules as the service, without HTTP. */
+/** The editors' command line: the write side of the service, without HTTP. Its commands only send commands and print. */
 @Module({})
 export class IngestCliModule {
   static register(config: AppConfig): DynamicModule {
     return {
       module: IngestCliModule,
-      imports: [CoreModule.register(config), CqrsModule, EventStoreModule, ListingsModule, ErrorReferenceModule, ProjectionsModule, CatalogModule],
+      imports: [
+        CoreModule.register(config),
+        CqrsModule.forRoot(),
+        EventStoreModule,
+        ListingsModule,
+        ErrorReferenceModule,
+        ImportModule,
+        ProjectionsModule.register({ runInBackground: false }),
+      ],
       providers: [IngestCommand, WithdrawCommand, HistoryCommand, RebuildCommand, ExportCommand, ProjectCommand],
     };
   }

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { CommandFactory } from 'nest-commander';
-import { AppConfig } from '../src/config/app-config';
+import { AppConfig, InvalidSettingsError } from '../src/config/app-config';
 import { IngestCliModule } from './ingest-cli.module';
 
 /**
@@ -8,7 +8,16 @@ import { IngestCliModule } from './ingest-cli.module';
  * Exit codes: 0 done, 1 invalid input (nothing written), 2 a conflict or an unknown id was reported.
  */
 async function main(): Promise<void> {
-  await CommandFactory.run(IngestCliModule.register(new AppConfig()), {
+  let config: AppConfig;
+  try {
+    config = new AppConfig();
+  } catch (error) {
+    if (!(error instanceof InvalidSettingsError)) throw error;
+    console.error(error.message);
+    process.exitCode = 1;
+    return;
+  }
+  await CommandFactory.run(IngestCliModule.register(config), {
     logger: ['error', 'warn'],
     // Bad usage: commander exits right after this handler, so there is nothing to wait for.
     errorHandler: (error) => {

@@ -1,12 +1,21 @@
 import { DynamicModule, Module, RequestMethod } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import { CqrsModule } from '@nestjs/cqrs';
 import { LoggerModule } from 'nestjs-pino';
-import { ApiModule } from './api/api.module';
-import { CatalogModule } from './catalog/catalog.module';
 import { AppConfig } from './config/app-config';
 import { CoreModule } from './core.module';
+import { ErrorsModule } from './errors/errors.module';
+import { HealthModule } from './health/health.module';
+import { ProblemFilter } from './http/problem.filter';
+import { ImportModule } from './import/import.module';
+import { OpenApiModule } from './openapi/openapi.module';
 import { ProjectionsModule } from './projections/projections.module';
+import { ToolsModule } from './tools/tools.module';
 
-/** The HTTP service: read API, in-process projection runner, first-start seeding. */
+/**
+ * The HTTP service: the reads (each a query on the QueryBus, answered by its handler), the projection
+ * runner in the background (unless PROJECTOR=off), and the import for seeding an empty store.
+ */
 @Module({})
 export class AppModule {
   static register(config: AppConfig): DynamicModule {
@@ -14,15 +23,20 @@ export class AppModule {
       module: AppModule,
       imports: [
         CoreModule.register(config),
+        CqrsModule.forRoot(),
         LoggerModule.forRoot({
           pinoHttp: { level: config.logLevel },
           // Request logs cost throughput on the hot read path; operators switch them on with LOG_REQUESTS=on.
           forRoutes: config.logRequests ? [{ path: '*path', method: RequestMethod.ALL }] : [],
         }),
-        ApiModule,
-        ProjectionsModule,
-        CatalogModule,
+        ProjectionsModule.register({ runInBackground: config.projectorEnabled }),
+        ImportModule,
+        ToolsModule,
+        ErrorsModule,
+        OpenApiModule,
+        HealthModule,
       ],
+      providers: [{ provide: APP_FILTER, useClass: ProblemFilter }],
     };
   }
 }

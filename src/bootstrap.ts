@@ -1,13 +1,12 @@
+import { CommandBus } from '@nestjs/cqrs';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
-import { ProblemFilter } from './api/problem.filter';
 import { AppModule } from './app.module';
-import { CatalogImportService } from './catalog/catalog-import.service';
-import { formatProblem } from './catalog/content-files';
 import { AppConfig } from './config/app-config';
+import { formatProblem } from './content/content-files';
 import { EventStore } from './event-store/event-store.service';
-import { ProjectionRunner } from './projections/projection-runner.service';
+import { ImportCatalogCommand } from './import/import-catalog.command';
 
 /** Builds the HTTP service (not listening yet). Shared by `main.ts` and the end-to-end tests. */
 export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
@@ -17,7 +16,6 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     { bufferLogs: true },
   );
   app.useLogger(app.get(Logger));
-  app.useGlobalFilters(new ProblemFilter());
   app.enableCors({ origin: '*', methods: ['GET', 'HEAD', 'OPTIONS'], exposedHeaders: ['ETag'], maxAge: 86400 });
   return app;
 }
@@ -25,15 +23,10 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
 /** On first start (empty event store), ingests the fixtures so the directory has content. */
 export async function seedIfEmpty(app: NestFastifyApplication, config: AppConfig): Promise<string | null> {
   if ((await app.get(EventStore).count()) > 0) return null;
-  const report = await app.get(CatalogImportService).import([config.fixturesDir], { actor: 'seed' });
+  const report = await app.get(CommandBus).execute(new ImportCatalogCommand([config.fixturesDir], 'seed'));
   if (report.problems.length > 0) {
     throw new Error(`fixtures are invalid, nothing was ingested:\n${report.problems.map(formatProblem).join('\n')}`);
   }
   const listings = report.results.filter((r) => r.kind === 'listing').length;
   return `empty event store: ingested ${listings} listings and ${report.results.length - listings} error entries from ${config.fixturesDir}`;
-}
-
-/** Starts the in-process projection runner unless PROJECTOR=off (then a separate process runs it). */
-export function startProjector(app: NestFastifyApplication, config: AppConfig): void {
-  if (config.projectorEnabled) app.get(ProjectionRunner).start();
 }

@@ -1,12 +1,19 @@
 import 'reflect-metadata';
 import { Logger } from 'nestjs-pino';
-import { createApp, seedIfEmpty, startProjector } from './bootstrap';
-import { AppConfig } from './config/app-config';
+import { createApp, seedIfEmpty } from './bootstrap';
+import { AppConfig, InvalidSettingsError } from './config/app-config';
 import { ensureLocalRedis, stopLocalRedis } from './redis/local-redis';
 
 async function main(): Promise<void> {
-  const config = new AppConfig();
-  const localRedis = await ensureLocalRedis(config.redisUrl, process.env.DATA_DIR ?? 'data', (line) => console.log(line));
+  let config: AppConfig;
+  try {
+    config = new AppConfig();
+  } catch (error) {
+    if (!(error instanceof InvalidSettingsError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
+  const localRedis = await ensureLocalRedis(config.redisUrl, config.dataDir, (line) => console.log(line));
   const app = await createApp(config);
   const logger = app.get(Logger);
   const stopRedis = () => stopLocalRedis(localRedis);
@@ -15,7 +22,6 @@ async function main(): Promise<void> {
     await app.init();
     const seeded = await seedIfEmpty(app, config);
     if (seeded) logger.log(seeded);
-    startProjector(app, config);
     await app.listen(config.port, config.host);
   } catch (error) {
     logger.error((error as Error).message);

@@ -1,4 +1,4 @@
-import { ReadModelReader } from '../src/projections/read-model.reader';
+import { ReadModels } from '../src/read-models/read-models.service';
 import { getJson, RunningService, startService } from './support/harness';
 
 let service: RunningService;
@@ -237,9 +237,9 @@ describe('GET /api/v1/errors', () => {
     expect(odd.text).toBe(plain.text);
     expect((await getJson(url('/api/v1/errors?x=1'))).body._links.self).toBe('/api/v1/errors');
     // Kept once in the read cache, whatever else requests carry.
-    const reader = service.app.get(ReadModelReader);
-    const before = reader.cacheUsage().responses.entries;
+    const { cache } = service.app.get(ReadModels);
+    const before = cache.usage().responses.entries;
     for (let i = 0; i < 20; i++) await getJson(url(`/api/v1/errors?provider=anthropic&status=529&n=${i}`));
-    expect(reader.cacheUsage().responses.entries).toBe(before);
+    expect(cache.usage().responses.entries).toBe(before);
   });
 });

@@ -27,7 +27,7 @@ beforeAll(async () => {
 afterAll(() => service?.close());
 
 const publish = (listing: ListingDocument, actor: string, base?: number) =>
-  bus.execute<PublishListingCommand, CommandResult>(new PublishListingCommand(listing, actor, base));
+  bus.execute(new PublishListingCommand(listing, { actor, baseVersion: base }));
 
 it('two concurrent revisions from the same version: one wins, the other is reported, nothing is overwritten', async () => {
   const original = fixture('openai');

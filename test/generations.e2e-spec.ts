@@ -1,12 +1,13 @@
 import { Redis } from 'ioredis';
 import { BUILD_TIMEOUT_MS, Generations, RETIRED_GENERATION_GRACE_MS } from '../src/projections/generations';
+import type { RedisConnection } from '../src/redis/redis-connection';
 import { RedisKeys } from '../src/redis/redis-keys';
 import { dropNamespace, REDIS_URL, uniqueNamespace } from './support/harness';
 
 const namespace = uniqueNamespace('generations');
 const redis = new Redis(REDIS_URL);
 const keys = new RedisKeys(namespace);
-const generations = new Generations(redis, keys);
+const generations = new Generations({ client: redis, keys } as RedisConnection);
 
 afterAll(async () => {
   await dropNamespace(namespace);

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { spawn } from 'node:child_process';
-import { generateCatalog, writeCatalog } from '../bench/lib/synthetic-catalog';
+import { generateCatalog, writeCatalog } from './support/synthetic-catalog';
 import { runCli } from './support/cli';
 import { dropNamespace, REDIS_URL, uniqueNamespace } from './support/harness';
 
@@ -144,7 +144,7 @@ describe('ingest, re-ingest, revise, withdraw, history, export', () => {
     const before = await redis.get(`{${namespace}:rm}:current`);
     const run = await runCli(namespace, ['rebuild']);
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain('rebuilding: 144/144 events (100%)');
+    expect(run.stderr).toContain('rebuilding: 126/126 listings rendered (100%)');
     const after = await redis.get(`{${namespace}:rm}:current`);
     expect(Number(after)).toBeGreaterThan(Number(before));
     expect(await redis.hlen(`{${namespace}:g${after}}:detail`)).toBe(126);

@@ -1,16 +1,14 @@
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CategoryCatalog } from '../src/catalog/category-catalog';
-import { loadContent } from '../src/catalog/content-files';
-import { loadContentInParallel } from '../src/catalog/parallel-content';
+import { readFilesInParallel } from '../src/bulk/parallel-reading';
+import { collectFiles, readContentFile } from '../src/content/content-files';
 
 /**
  * A large ingest reads and validates its files on worker threads: what it finds, problems included, must
  * be exactly what one thread finds, in the same order.
  */
 const dir = mkdtempSync(join(tmpdir(), 'parallel-content-'));
-const categories = CategoryCatalog.fromDirectory('fixtures');
 
 beforeAll(() => {
   cpSync('fixtures/listings', join(dir, 'listings'), { recursive: true });
@@ -25,17 +23,18 @@ beforeAll(() => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 it('finds the same listings, error entries and problems on 3 threads as on one', async () => {
-  const one = loadContent([dir], categories, new Set());
-  expect(one.listings).toHaveLength(127);
-  expect(one.problems.map((p) => p.file)).toEqual(
+  const { files } = collectFiles([dir]);
+  const one = files.map(readContentFile);
+  expect(one.filter((r) => r.listing)).toHaveLength(127);
+  const problems = one.flatMap((r) => r.problems);
+  expect(problems.map((p) => p.file)).toEqual(
     expect.arrayContaining([join(dir, 'listings', 'aaa-broken.yaml'), join(dir, 'listings', 'mmm-neither.json')]),
   );
-  expect(one.problems.length).toBeGreaterThan(4);
+  expect(problems.length).toBeGreaterThan(3);
   // 148 files, at least 40 a thread: three threads, each sending its readings 7 at a time (the last
   // batch of each share short).
-  const three = await loadContentInParallel([dir], categories, new Set(), 3, 40, 7);
-  expect(three).toEqual(one);
+  expect(await readFilesInParallel(files, 3, 40, 7)).toEqual(one);
   // One reading a message, and a whole share in one.
-  expect(await loadContentInParallel([dir], categories, new Set(), 3, 40, 1)).toEqual(one);
-  expect(await loadContentInParallel([dir], categories, new Set(), 2, 40, 1000)).toEqual(one);
+  expect(await readFilesInParallel(files, 3, 40, 1)).toEqual(one);
+  expect(await readFilesInParallel(files, 2, 40, 1000)).toEqual(one);
 });

@@ -9,13 +9,18 @@ import { parseListing } from '../src/listings/listing.document';
 import { PublishErrorEntryCommand } from '../src/error-reference/commands/publish-error-entry/publish-error-entry.command';
 import { parseErrorEntry } from '../src/error-reference/error-entry.document';
 import { ProjectionRunner } from '../src/projections/projection-runner.service';
-import { storedBody, StoredBody } from '../src/projections/read-model-body';
-import { ReadModelReader } from '../src/projections/read-model.reader';
 import { Redis } from 'ioredis';
+import { ReadCache } from '../src/read-models/read-cache';
+import { ReadModels } from '../src/read-models/read-models.service';
 import { RedisConnection } from '../src/redis/redis-connection';
+import { storedBody, StoredBody } from '../src/rendering/stored-body';
 import { commandsDuring, getJson, RunningService, startService, testConfig } from './support/harness';
 
-/** Two processes' worth of service on one namespace: A runs the projector, B only serves (and caches). */
+/**
+ * Two processes' worth of service on one namespace: A runs the projector, B only serves (and caches). B
+ * checks the read models only once a minute by itself, so what it shows within seconds of a change came
+ * through the change notification.
+ */
 let a: RunningService;
 let b: NestFastifyApplication;
 let bUrl: string;
@@ -23,7 +28,7 @@ let bUrl: string;
 beforeAll(async () => {
   a = await startService('cache');
   expect((await a.ingest(['fixtures'])).problems).toEqual([]);
-  b = await createApp(testConfig(a.namespace, { PROJECTOR: 'off' }));
+  b = await createApp(testConfig(a.namespace, { PROJECTOR: 'off', READ_POLL_MS: '60000' }));
   await b.listen(0, '127.0.0.1');
   bUrl = `http://127.0.0.1:${(b.getHttpServer().address() as { port: number }).port}`;
 });
@@ -34,7 +39,7 @@ afterAll(async () => {
 
 async function revise(slug: string, change: Record<string, unknown>): Promise<void> {
   const listing = parseListing(parse(readFileSync(`fixtures/listings/${slug}.yaml`, 'utf8'))).listing!;
-  expect((await a.app.get(CommandBus).execute(new PublishListingCommand({ ...listing, ...change }, 'test'))).outcome).toBe('revised');
+  expect((await a.app.get(CommandBus).execute(new PublishListingCommand({ ...listing, ...change }, { actor: 'test' }))).outcome).toBe('revised');
   expect(await a.app.get(ProjectionRunner).waitUntilProjected(await a.app.get(EventStore).lastPosition(), 10_000)).toBe(true);
 }
 
@@ -44,20 +49,19 @@ it('a change is served at once by the process that projected it', async () => {
   expect((await getJson(`${a.baseUrl}/api/v1/tools/stripe`)).body.tool.latency).toBe('12 ms');
 });
 
-it('another process drops its cached copy when told by the change notification, well before its 1 s poll', async () => {
+it('another process drops its cached copy and moves its search index when told by the change notification', async () => {
   const path = '/api/v1/tools/search?q=resend';
   const before = (await getJson(`${bUrl}${path}`)).body;
   expect((await getJson(`${bUrl}/api/v1/tools/resend`)).body.tool.popularity).not.toBe(3);
   await revise('resend', { popularity: 3 });
   const started = Date.now();
   let seen = -1;
-  while (Date.now() - started < 3000) {
+  while (Date.now() - started < 10_000) {
     seen = (await getJson(`${bUrl}/api/v1/tools/resend`)).body.tool.popularity;
     if (seen === 3) break;
     await new Promise((r) => setTimeout(r, 20));
   }
   expect(seen).toBe(3);
-  expect(Date.now() - started).toBeLessThan(800);
   const after = (await getJson(`${bUrl}${path}`)).body;
   expect(after.results.find((r: { slug: string }) => r.slug === 'resend').popularity).toBe(3);
   expect(before.results.find((r: { slug: string }) => r.slug === 'resend').popularity).not.toBe(3);
@@ -76,7 +80,7 @@ it('serves the error reference from memory until an entry changes, then the new 
   expect((await getJson(`${bUrl}${path}`)).headers.get('etag')).toBe(before.headers.get('etag'));
   const entry = parseErrorEntry(parse(readFileSync('fixtures/errors/anthropic-529-overloaded.yaml', 'utf8'))).entry!;
   const fix = `${entry.fix} Retry after a few seconds.`;
-  expect((await a.app.get(CommandBus).execute(new PublishErrorEntryCommand({ ...entry, fix }, 'test'))).outcome).toBe('revised');
+  expect((await a.app.get(CommandBus).execute(new PublishErrorEntryCommand({ ...entry, fix }, { actor: 'test' }))).outcome).toBe('revised');
   expect(await a.app.get(ProjectionRunner).waitUntilProjected(await a.app.get(EventStore).lastPosition(), 10_000)).toBe(true);
   let served: string | undefined;
   for (const started = Date.now(); Date.now() - started < 3000; await new Promise((r) => setTimeout(r, 20))) {
@@ -89,37 +93,41 @@ it('serves the error reference from memory until an entry changes, then the new 
 
 it('runs a read once for all the requests that miss the cache together, and shares the result', async () => {
   const client = a.app.get(RedisConnection).client as Redis;
+  const readModels = a.app.get(ReadModels);
+  const searchIndex = readModels.searchIndex.bind(readModels);
+  let searches = 0;
+  readModels.searchIndex = () => (searches++, searchIndex());
   // Neither was asked for before: every one of these requests misses the cache.
-  const { result: [searches, details], commands: seen } = await commandsDuring(client, () =>
+  const { result: [searchResponses, details], commands: seen } = await commandsDuring(client, () =>
     Promise.all([
       Promise.all(Array.from({ length: 30 }, () => fetch(`${a.baseUrl}/api/v1/tools/search?q=speech+to+text+diarization`))),
       Promise.all(Array.from({ length: 30 }, () => fetch(`${a.baseUrl}/api/v1/tools/deepgram`))),
     ]),
   );
 
-  const searchTexts = new Set(await Promise.all(searches.map((r) => r.text())));
+  readModels.searchIndex = searchIndex;
+  const searchTexts = new Set(await Promise.all(searchResponses.map((r) => r.text())));
   const detailTexts = new Set(await Promise.all(details.map((r) => r.text())));
   expect(searchTexts.size).toBe(1);
   expect(detailTexts.size).toBe(1);
   expect(JSON.parse([...detailTexts][0]).tool.slug).toBe('deepgram');
-  const queries = seen.filter((args) => ['eval', 'evalsha'].includes(args[0].toLowerCase()) && args.some((arg) => arg.includes('diarization')));
   const detailReads = seen.filter((args) => args[0].toLowerCase() === 'hget' && args.includes('deepgram'));
-  expect(queries).toHaveLength(1);
+  expect(searches).toBe(1);
   expect(detailReads).toHaveLength(1);
 });
 
 it('lets no request join a read that started before a change, and keeps nothing of that read', async () => {
-  const reader = a.app.get(ReadModelReader);
+  const cache = new ReadCache({ enabled: true, responses: 100, bytes: 1 << 20 });
   let release!: (body: StoredBody) => void;
-  const first = reader.response('test:join', () => new Promise<StoredBody>((resolve) => (release = resolve)));
-  const joined = reader.response('test:join', () => Promise.reject(new Error('a second read while one is under way')));
+  const first = cache.response('test:join', () => new Promise<StoredBody>((resolve) => (release = resolve)));
+  const joined = cache.response('test:join', () => Promise.reject(new Error('a second read while one is under way')));
   await new Promise((resolve) => setImmediate(resolve));
-  reader.invalidate();
+  cache.clear();
   const fresh = storedBody('{"after":true}');
-  const after = reader.response('test:join', async () => fresh);
+  const after = cache.response('test:join', async () => fresh);
   release(storedBody('{"before":true}'));
   expect((await first).body.toString()).toBe('{"before":true}');
   expect((await joined).body.toString()).toBe('{"before":true}');
   expect(await after).toBe(fresh);
-  expect(await reader.response('test:join', async () => storedBody('{"again":true}'))).toBe(fresh);
+  expect(await cache.response('test:join', async () => storedBody('{"again":true}'))).toBe(fresh);
 });

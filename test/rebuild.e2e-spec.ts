@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { parse } from 'yaml';
-import { generateCatalog, writeCatalog } from '../bench/lib/synthetic-catalog';
+import { generateCatalog, writeCatalog } from './support/synthetic-catalog';
 import { CategoryCatalog } from '../src/catalog/category-catalog';
 import { EventStore } from '../src/event-store/event-store.service';
 import { PublishErrorEntryCommand } from '../src/error-reference/commands/publish-error-entry/publish-error-entry.command';
@@ -15,16 +15,16 @@ import { parseListing } from '../src/listings/listing.document';
 import { GenerationProjector } from '../src/projections/generation-projector';
 import { Generations } from '../src/projections/generations';
 import { ProjectionRunner } from '../src/projections/projection-runner.service';
-import { ReadModelReader } from '../src/projections/read-model.reader';
+import { ProjectorLease } from '../src/projections/projector-lease';
+import { ReadModelChanges } from '../src/projections/read-model-changes';
 import { RedisConnection } from '../src/redis/redis-connection';
 import { commandsDuring, REDIS_URL, RunningService, startService } from './support/harness';
 import { dumpGeneration } from './support/read-model-dump';
 
 /**
- * A rebuild parses, indexes and renders listings on worker threads (PROJECTOR_WORKERS) and loads the
- * index with RESTORE: whatever the number of threads, and on none, it must write the very same generation
- * the service projected event by event (with ZADD), dictionary included, and the same again where Redis
- * refuses RESTORE; and a build that fails must leave the live generation alone and its own keys gone.
+ * A rebuild renders every listing once from the newest event of each aggregate: it must write the very
+ * same generation the service projected event by event; and a build that fails must leave the live
+ * generation alone and its own keys gone.
  */
 let service: RunningService;
 let store: EventStore;
@@ -32,7 +32,7 @@ const redis = new Redis(REDIS_URL);
 const folder = mkdtempSync(join(tmpdir(), 'rebuild-'));
 
 beforeAll(async () => {
-  service = await startService('rebuild', { PROJECTOR_WORKERS: '3' });
+  service = await startService('rebuild');
   store = service.app.get(EventStore);
   writeCatalog(generateCatalog(200), folder);
   const report = await service.ingest(['fixtures', folder]);
@@ -46,90 +46,92 @@ afterAll(async () => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-/** A runner like the service's, with another number of build threads (and listings per rendering chunk). */
-function runnerWith(workers: number, batch = 500): ProjectionRunner {
-  const app = service.app;
+/** A runner like the service's, with other settings (it runs nothing in the background). */
+function runnerWith(overrides: Parameters<RunningService['config']['with']>[0] = {}, connection = service.app.get(RedisConnection)): ProjectionRunner {
+  const config = service.config.with(overrides);
   return new ProjectionRunner(
-    app.get(RedisConnection),
+    connection,
     store,
-    service.config.with({ projectorWorkers: workers, projectorBatchSize: batch }),
-    app.get(CategoryCatalog),
-    app.get(ReadModelReader),
+    config,
+    service.app.get(CategoryCatalog),
+    new Generations(connection),
+    new ProjectorLease(connection, config),
+    new ReadModelChanges(),
+    { runInBackground: false },
   );
+}
+
+/** A rebuild while the service's own runner holds the lease: it asks that runner, or builds itself when given. */
+async function rebuildNow(runner = runnerWith()) {
+  return runner.rebuild();
 }
 
 const current = async () => Number(await redis.get(`{${service.namespace}:rm}:current`));
 const dump = async (generation: number) => {
-  const all = await dumpGeneration(redis, service.namespace, generation, true);
-  expect(Object.keys(all).length).toBeGreaterThan(1000);
+  const all = await dumpGeneration(redis, service.namespace, generation);
+  expect(Object.keys(all.detail as object).length).toBeGreaterThan(300);
   return all;
 };
 
-it('writes the same generation on 3 worker threads, on 1 and on none, in one rendering chunk or many', async () => {
+it('writes the same generation as the service projected event by event, whoever builds it', async () => {
   const live = await dump(await current());
-  // 327 listings in chunks of 20: each of 3 builders renders 5 or more, at most two in hand at a time.
-  for (const [workers, batch] of [[3, 500], [3, 20], [1, 500], [0, 500]]) {
-    const report = await runnerWith(workers, batch).rebuild();
-    expect(report.generation).toBe(await current());
-    expect(await dump(report.generation)).toEqual(live);
+  // Asked of the service's runner, which holds the lease.
+  const asked = await rebuildNow();
+  expect(asked.builtBy).toBe('running-projector');
+  expect(asked.generation).toBe(await current());
+  expect(await dump(asked.generation)).toEqual(live);
+  // Built here, in batches of 20 for what is appended meanwhile, once the service's runner has stopped.
+  await service.app.get(ProjectionRunner).stop();
+  try {
+    const built = await rebuildNow(runnerWith({ projectorBatchSize: 20 }));
+    expect(built.builtBy).toBe('this-process');
+    expect(built.generation).toBe(await current());
+    expect(await dump(built.generation)).toEqual(live);
+  } finally {
+    service.app.get(ProjectionRunner).start();
   }
 }, 120_000);
 
 it('keeps no copy of the documents in the read models: the event store is their only copy', async () => {
-  const names = Object.keys(await dump(await current())).filter((name) => !/^(t|del|browse):/.test(name));
+  const names = Object.keys(await dump(await current()));
   // What the API serves and the projector's bookkeeping, nothing else (listings were once copied into `src`).
-  expect(names.sort()).toEqual(['applied', 'browse', 'categories', 'checkpoint', 'compare', 'detail', 'errors', 'summary', 'terms']);
+  expect(names.sort()).toEqual(['applied', 'categories', 'checkpoint', 'compare', 'detail', 'errors']);
 });
 
 it('loads the working memory of a generation at the start without asking the store about each aggregate', async () => {
-  const connection = service.app.get(RedisConnection);
-  const { keys } = connection;
-  const client = connection.dedicatedClient() as Redis;
-  const categories = service.app.get(CategoryCatalog);
-  // A generation number nobody has used: its checkpoint is the start, so no event can be at or before it.
-  const unused = Number(await redis.get(`{${service.namespace}:rm}:seq`)) + 1000;
-  const fresh = new GenerationProjector(client, unused, keys, categories);
-  const { result, commands } = await commandsDuring(client, () => fresh.load());
-  expect(result).toBe('0-0');
-  expect(fresh.state.cards.size).toBe(0);
-  // The checkpoint, the aggregates' names and the dictionary: no script call per aggregate (327 here).
-  expect(commands.map(([name]) => name.toLowerCase()).sort()).toEqual(['get', 'hkeys', 'zrange']);
-
-  // The live generation, at its checkpoint, does read them: every listing is in its memory.
-  const live = new GenerationProjector(client, await current(), keys, categories);
-  await live.load();
-  expect(live.state.cards.size).toBe(await redis.hlen(keys.generation(await current()).summaries));
-  await client.quit();
-});
-
-it('on a Redis that refuses RESTORE (here an ACL), writes the same generation with ZADD', async () => {
-  const live = await dump(await current());
-  const user = `rebuild-no-restore-${process.pid}`;
-  await redis.acl('SETUSER', user, 'on', 'nopass', '~*', '&*', '+@all', '-restore');
-  const url = new URL(REDIS_URL);
-  url.username = user;
-  url.password = 'unused';
-  const config = service.config.with({ redisUrl: url.toString(), projectorWorkers: 2 });
-  const connection = new RedisConnection(config);
+  // A connection of its own, so that only this projector's commands are seen.
+  const connection = new RedisConnection(service.config);
   await connection.onModuleInit();
+  const { keys } = connection;
+  const client = connection.dedicatedClient();
+  const ownStore = new EventStore(connection);
+  const categories = service.app.get(CategoryCatalog);
   try {
-    const runner = new ProjectionRunner(connection, store, config, service.app.get(CategoryCatalog), service.app.get(ReadModelReader));
-    const report = await runner.rebuild();
-    expect(report.generation).toBe(await current());
-    expect(await dump(report.generation)).toEqual(live);
+    // A generation number nobody has used: its checkpoint is the start, so no event can be at or before it.
+    const unused = Number(await redis.get(`{${service.namespace}:rm}:seq`)) + 1000;
+    const fresh = new GenerationProjector(client, unused, keys.generation(unused), ownStore, categories);
+    const { result, commands } = await commandsDuring(connection.client as Redis, () => fresh.load());
+    expect(result).toBe('0-0');
+    expect(fresh.state.cards.size).toBe(0);
+    // The aggregates' names only: no script call per aggregate (342 here).
+    expect(commands.map(([name]) => name.toLowerCase())).toEqual(['hkeys', 'hkeys']);
+
+    // The live generation, at its checkpoint, does read them: every listing is in its memory.
+    const live = new GenerationProjector(client, await current(), keys.generation(await current()), ownStore, categories);
+    await live.load();
+    expect(live.state.cards.size).toBe(await redis.hlen(keys.generation(await current()).details));
   } finally {
     await connection.onApplicationShutdown();
-    await redis.acl('DELUSER', user);
   }
-}, 120_000);
+});
 
 it('a build that fails is discarded: the live generation stays and the failed one is deleted', async () => {
   const live = await current();
   const before = await dump(live);
   // An event no version of the projector knows stops the build (the stream is the truth: it is not skipped).
   await store.append('listing', 'from-the-future', 0, [{ type: 'ListingTeleported', data: {} }], 'test');
-  const runner = runnerWith(2);
-  await expect(runner.rebuild()).rejects.toThrow(/unknown type 'ListingTeleported'/);
+  await service.app.get(ProjectionRunner).stop();
+  await expect(runnerWith().rebuild()).rejects.toThrow(/unknown type 'ListingTeleported'/);
   expect(await current()).toBe(live);
   expect(await dump(live)).toEqual(before);
   // Discarded: due for deletion now; once deleted, nothing of the failed build (a pipeline still in
@@ -137,7 +139,7 @@ it('a build that fails is discarded: the live generation stays and the failed on
   const failed = Number(await redis.get(`{${service.namespace}:rm}:seq`));
   expect(failed).toBeGreaterThan(live);
   expect(await redis.keys(`{${service.namespace}:g${failed}}:*`)).not.toEqual([]);
-  await new Generations(redis, service.app.get(RedisConnection).keys).deleteRetired();
+  await new Generations(service.app.get(RedisConnection)).deleteRetired();
   await new Promise((resolve) => setTimeout(resolve, 500));
   expect(await redis.keys(`{${service.namespace}:g${failed}}:*`)).toEqual([]);
 }, 120_000);
@@ -162,11 +164,11 @@ it('a runner far behind builds a generation, then goes on event by event from th
     // it), a withdrawal, and an error entry (its provider's detail).
     const listing = (slug: string) => parseListing(parse(readFileSync(`fixtures/listings/${slug}.yaml`, 'utf8'))).listing!;
     const anthropic = listing('anthropic');
-    await bus.execute(new PublishListingCommand({ ...anthropic, description: `${anthropic.description} Revised after the build.` }, 'test'));
-    await bus.execute(new PublishListingCommand({ ...listing('pinecone'), popularity: 100 }, 'test'));
+    await bus.execute(new PublishListingCommand({ ...anthropic, description: `${anthropic.description} Revised after the build.` }, { actor: 'test' }));
+    await bus.execute(new PublishListingCommand({ ...listing('pinecone'), popularity: 100 }, { actor: 'test' }));
     await bus.execute(new WithdrawListingCommand('mistral', 'test', 'gone'));
     const entry = parseErrorEntry(parse(readFileSync('fixtures/errors/anthropic-429-rate-limited.yaml', 'utf8'))).entry!;
-    await bus.execute(new PublishErrorEntryCommand({ ...entry, fix: `${entry.fix} Revised after the build.` }, 'test'));
+    await bus.execute(new PublishErrorEntryCommand({ ...entry, fix: `${entry.fix} Revised after the build.` }, { actor: 'test' }));
     await projected();
     // It went on from the build's memory, without loading it again from the store (the runner loaded
     // only the empty generation it started with).
@@ -176,12 +178,12 @@ it('a runner far behind builds a generation, then goes on event by event from th
     // Several events of one listing in one batch: each is diffed against the version the generation holds.
     await runner.stop();
     const openai = listing('openai');
-    await bus.execute(new PublishListingCommand({ ...openai, tags: [...openai.tags, 'first-revision'] }, 'test'));
-    await bus.execute(new PublishListingCommand({ ...openai, tags: [...openai.tags, 'second-revision'] }, 'test'));
-    await bus.execute(new PublishListingCommand({ ...listing('qdrant'), description: 'Revised, then withdrawn in the same batch.' }, 'test'));
+    await bus.execute(new PublishListingCommand({ ...openai, tags: [...openai.tags, 'first-revision'] }, { actor: 'test' }));
+    await bus.execute(new PublishListingCommand({ ...openai, tags: [...openai.tags, 'second-revision'] }, { actor: 'test' }));
+    await bus.execute(new PublishListingCommand({ ...listing('qdrant'), description: 'Revised, then withdrawn in the same batch.' }, { actor: 'test' }));
     await bus.execute(new WithdrawListingCommand('qdrant', 'test', 'gone'));
-    await bus.execute(new PublishListingCommand(listing('mistral'), 'test'));
-    await bus.execute(new PublishListingCommand({ ...listing('mistral'), popularity: 99 }, 'test'));
+    await bus.execute(new PublishListingCommand(listing('mistral'), { actor: 'test' }));
+    await bus.execute(new PublishListingCommand({ ...listing('mistral'), popularity: 99 }, { actor: 'test' }));
     expect(await runner.catchUp()).toBe(true);
     expect(await live()).toBe(built);
 

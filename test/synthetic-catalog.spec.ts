@@ -1,4 +1,4 @@
-import { generateCatalog } from '../bench/lib/synthetic-catalog';
+import { generateCatalog } from './support/synthetic-catalog';
 import { parseListing } from '../src/listings/listing.document';
 
 /** The benchmarks ingest synthetic catalogs through the real validation: every listing must pass it. */

@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
-import { collectFiles } from '../../src/catalog/content-files';
+import { collectFiles } from '../../src/content/content-files';
 import { deleteMatching } from '../../src/redis/delete-matching';
 import { runCli } from './processes';
-import { generateCatalog, writeCatalog } from './synthetic-catalog';
+import { generateCatalog, writeCatalog } from '../../test/support/synthetic-catalog';
 
 export interface WriteRow {
   catalog: string;

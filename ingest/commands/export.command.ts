@@ -2,7 +2,6 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, CommandRunner } from 'nest-commander';
 import { stringify } from 'yaml';
-import { runPool } from '../../src/catalog/catalog-import.service';
 import { CategoryCatalog } from '../../src/catalog/category-catalog';
 import { EventStore } from '../../src/event-store/event-store.service';
 import { errorEntryAggregate, ERROR_ENTRY_AGGREGATE } from '../../src/error-reference/error-entry.aggregate';
@@ -26,27 +25,28 @@ export class ExportCommand extends CommandRunner {
     mkdirSync(join(folder, 'listings'), { recursive: true });
     mkdirSync(join(folder, 'errors'), { recursive: true });
     writeFileSync(join(folder, 'categories.yaml'), toYaml(this.categories.all));
-    const slugs = [...(await this.store.versionsOf(LISTING_AGGREGATE)).keys()].sort();
-    const listings = await runPool(
-      slugs.map((slug) => async () => listingAggregate.fold(await this.store.readAggregate(LISTING_AGGREGATE, slug)).document),
-      32,
-    );
     let listingCount = 0;
-    for (const listing of listings) {
-      if (!listing) continue;
-      writeFileSync(join(folder, 'listings', `${listing.slug}.yaml`), toYaml(listing));
-      listingCount++;
+    for (const share of shares((await this.store.aggregateIds(LISTING_AGGREGATE)).sort())) {
+      for (const listing of (await this.store.documentsAt(listingAggregate, share, '+')).values()) {
+        if (!listing) continue;
+        writeFileSync(join(folder, 'listings', `${listing.slug}.yaml`), toYaml(listing));
+        listingCount++;
+      }
     }
-    const ids = [...(await this.store.versionsOf(ERROR_ENTRY_AGGREGATE)).keys()].sort();
     let entryCount = 0;
-    for (const id of ids) {
-      const entry = errorEntryAggregate.fold(await this.store.readAggregate(ERROR_ENTRY_AGGREGATE, id)).document;
-      if (!entry) continue;
-      writeFileSync(join(folder, 'errors', `${id}.yaml`), toYaml(withoutNulls(entry)));
-      entryCount++;
+    for (const share of shares((await this.store.aggregateIds(ERROR_ENTRY_AGGREGATE)).sort())) {
+      for (const [id, entry] of await this.store.documentsAt(errorEntryAggregate, share, '+')) {
+        if (!entry) continue;
+        writeFileSync(join(folder, 'errors', `${id}.yaml`), toYaml(withoutNulls(entry)));
+        entryCount++;
+      }
     }
     console.log(`exported ${listingCount} listings and ${entryCount} error entries to ${folder}`);
   }
+}
+
+function* shares<T>(items: T[], size = 1000): Generator<T[]> {
+  for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
 }
 
 function toYaml(value: unknown): string {

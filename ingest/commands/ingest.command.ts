@@ -1,6 +1,7 @@
+import { CommandBus } from '@nestjs/cqrs';
 import { Command, CommandRunner, Option } from 'nest-commander';
-import { CatalogImportService, ImportItemResult } from '../../src/catalog/catalog-import.service';
-import { formatProblem } from '../../src/catalog/content-files';
+import { formatProblem } from '../../src/content/content-files';
+import { ImportCatalogCommand, ImportItemResult } from '../../src/import/import-catalog.command';
 
 interface IngestOptions {
   dryRun?: boolean;
@@ -18,12 +19,12 @@ interface IngestOptions {
   options: { isDefault: true },
 })
 export class IngestCommand extends CommandRunner {
-  constructor(private readonly importer: CatalogImportService) {
+  constructor(private readonly commands: CommandBus) {
     super();
   }
 
   async run(paths: string[], options: IngestOptions): Promise<void> {
-    const report = await this.importer.import(paths, { actor: options.actor, dryRun: options.dryRun });
+    const report = await this.commands.execute(new ImportCatalogCommand(paths, options.actor, options.dryRun === true));
     if (report.problems.length > 0) {
       for (const problem of report.problems) console.error(formatProblem(problem));
       console.error(`${report.problems.length} problem(s) found; nothing was written.`);

@@ -1,7 +1,6 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { Command, CommandRunner, Option } from 'nest-commander';
-import { CatalogImportService } from '../../src/catalog/catalog-import.service';
-import type { CommandResult } from '../../src/event-store/command-runner';
+import { ProjectionRunner } from '../../src/projections/projection-runner.service';
 import { WithdrawErrorEntryCommand } from '../../src/error-reference/commands/withdraw-error-entry/withdraw-error-entry.command';
 import { WithdrawListingCommand } from '../../src/listings/commands/withdraw-listing/withdraw-listing.command';
 
@@ -16,7 +15,7 @@ interface WithdrawOptions {
 export class WithdrawCommand extends CommandRunner {
   constructor(
     private readonly commandBus: CommandBus,
-    private readonly importer: CatalogImportService,
+    private readonly projection: ProjectionRunner,
   ) {
     super();
   }
@@ -25,7 +24,7 @@ export class WithdrawCommand extends CommandRunner {
     const command = options.error
       ? new WithdrawErrorEntryCommand(id, options.actor, options.reason ?? null)
       : new WithdrawListingCommand(id, options.actor, options.reason ?? null);
-    const result = await this.commandBus.execute<typeof command, CommandResult>(command);
+    const result = await this.commandBus.execute(command);
     const what = options.error ? `error entry ${id}` : `listing ${id}`;
     if (result.outcome === 'not-found') {
       console.error(`no ${what} in the directory (never published, or already withdrawn)`);
@@ -37,7 +36,7 @@ export class WithdrawCommand extends CommandRunner {
       process.exitCode = 2;
       return;
     }
-    await this.importer.ensureProjected(30_000);
+    await this.projection.ensureProjected(30_000);
     console.log(`withdrawn ${what} (version ${result.version})`);
   }
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { SLUG_PATTERN, hasHan } from './validation';
+import { hasHan, SLUG_PATTERN } from '../validation/validation';
 
 export interface Category {
   slug: string;

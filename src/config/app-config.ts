@@ -1,11 +1,31 @@
 import { availableParallelism } from 'node:os';
+import { basename, resolve } from 'node:path';
 
-/** Settings read once from the environment; every part of the service gets them through DI. */
+/** The folder the project was installed in (this file is in src/config/, or dist/src/config/ once built). */
+export const PACKAGE_ROOT = basename(resolve(__dirname, '../..')) === 'dist' ? resolve(__dirname, '../../..') : resolve(__dirname, '../..');
+
+/** Raised at start when settings are wrong: every problem at once, one line each, naming the variable. */
+export class InvalidSettingsError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`invalid settings:\n${problems.map((p) => `  ${p}`).join('\n')}`);
+    this.name = 'InvalidSettingsError';
+  }
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const TRUE_WORDS = ['on', 'true', 'yes', '1', 'enabled'];
+const FALSE_WORDS = ['off', 'false', 'no', '0', 'disabled'];
+
+/**
+ * Settings read once from the environment and checked before anything starts: a wrong value stops the
+ * process with every problem named (`PORT: must be a whole number from 1 to 65535, got 'abc'`) instead of
+ * surfacing later as an odd failure. Every part of the service gets them through DI.
+ */
 export class AppConfig {
   readonly port: number;
   readonly host: string;
   readonly redisUrl: string;
-  /** Comma-separated host:port list; when set, the service talks to a Redis Cluster. */
+  /** host:port list; when set, the service talks to a Redis Cluster. */
   readonly redisClusterNodes: string[];
   /** Prefix of every key, so several directories (or test runs) can share one Redis. */
   readonly namespace: string;
@@ -15,54 +35,137 @@ export class AppConfig {
   readonly projectorLeaseMs: number;
   /** When the projector is this many events behind, it builds a new generation instead of replaying. */
   readonly projectorRebuildLag: number;
-  /** Worker threads that parse, index and render listings during a rebuild (0: all in this thread); default one per core, at most 4 (measured: two on two cores beat one, though they share the cores with Redis). */
+  /** Worker threads for large imports and rebuilds (0: all in this thread); default one per core, at most 4. */
   readonly projectorWorkers: number;
   readonly fixturesDir: string;
+  /** Where a Redis started by `npm start` keeps its append-only file. */
+  readonly dataDir: string;
   readonly publicBaseUrl: string | null;
   readonly logLevel: string;
   readonly logRequests: boolean;
   /** Cache read models in process, cleared on every change notification (READ_CACHE=off to disable). */
   readonly readCache: boolean;
-  /** Distinct searches kept in the read cache. */
+  /** Distinct responses (searches, comparisons, error lists) kept in the read cache. */
   readonly searchCacheSize: number;
   /** Megabytes the read cache may hold (response bodies and their compressed forms), half for details. */
   readonly readCacheMb: number;
+  /** How often a serving process checks the read models by itself, in case a change notification was missed. */
+  readonly readPollMs: number;
 
   constructor(env: NodeJS.ProcessEnv = process.env) {
-    this.port = intFrom(env.PORT, 3000);
-    this.host = env.HOST ?? '0.0.0.0';
-    this.redisUrl = env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-    this.redisClusterNodes = (env.REDIS_CLUSTER_NODES ?? '')
-      .split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
-    this.namespace = env.REDIS_NAMESPACE ?? 'dir';
-    if (!/^[a-zA-Z0-9_.-]+$/.test(this.namespace)) {
-      throw new Error(`REDIS_NAMESPACE may only hold letters, digits, '_', '.', '-': got '${this.namespace}'`);
-    }
-    this.projectorEnabled = (env.PROJECTOR ?? 'on') !== 'off';
-    this.projectorBatchSize = intFrom(env.PROJECTOR_BATCH_SIZE, 500);
-    this.projectorLeaseMs = intFrom(env.PROJECTOR_LEASE_MS, 10_000);
-    this.projectorRebuildLag = intFrom(env.PROJECTOR_REBUILD_LAG, 5_000);
-    this.projectorWorkers = intFrom(env.PROJECTOR_WORKERS, Math.min(4, availableParallelism()));
-    this.fixturesDir = env.FIXTURES_DIR ?? 'fixtures';
-    this.publicBaseUrl = env.PUBLIC_BASE_URL ?? null;
-    this.logLevel = env.LOG_LEVEL ?? 'info';
-    this.logRequests = env.LOG_REQUESTS === 'on';
-    this.readCache = (env.READ_CACHE ?? 'on') !== 'off';
-    this.searchCacheSize = intFrom(env.SEARCH_CACHE_SIZE, 10_000);
-    this.readCacheMb = intFrom(env.READ_CACHE_MB, 256);
+    const settings = new SettingsReader(env);
+    this.port = settings.integer('PORT', 3000, 1, 65535);
+    this.host = settings.text('HOST', '0.0.0.0');
+    this.redisUrl = settings.url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']);
+    this.redisClusterNodes = settings.hostPorts('REDIS_CLUSTER_NODES');
+    this.namespace = settings.matching('REDIS_NAMESPACE', 'dir', /^[a-zA-Z0-9_.-]+$/, "only letters, digits, '_', '.' and '-'");
+    this.projectorEnabled = settings.flag('PROJECTOR', true);
+    this.projectorBatchSize = settings.integer('PROJECTOR_BATCH_SIZE', 500, 1, 100_000);
+    this.projectorLeaseMs = settings.integer('PROJECTOR_LEASE_MS', 10_000, 100, 3_600_000);
+    this.projectorRebuildLag = settings.integer('PROJECTOR_REBUILD_LAG', 5_000, 1, Number.MAX_SAFE_INTEGER);
+    this.projectorWorkers = settings.integer('PROJECTOR_WORKERS', Math.min(4, availableParallelism()), 0, 64);
+    this.fixturesDir = resolve(settings.text('FIXTURES_DIR', resolve(PACKAGE_ROOT, 'fixtures')));
+    this.dataDir = resolve(settings.text('DATA_DIR', 'data'));
+    this.publicBaseUrl = settings.optionalUrl('PUBLIC_BASE_URL', ['http:', 'https:']);
+    this.logLevel = settings.oneOf('LOG_LEVEL', 'info', LOG_LEVELS);
+    this.logRequests = settings.flag('LOG_REQUESTS', false);
+    this.readCache = settings.flag('READ_CACHE', true);
+    this.searchCacheSize = settings.integer('SEARCH_CACHE_SIZE', 10_000, 0, 10_000_000);
+    this.readCacheMb = settings.integer('READ_CACHE_MB', 256, 0, 1_000_000);
+    this.readPollMs = settings.integer('READ_POLL_MS', 1000, 50, 3_600_000);
+    settings.done();
   }
 
   /** A copy with some settings replaced (tests and the CLI use it). */
   with(overrides: Partial<AppConfig>): AppConfig {
     return Object.assign(Object.create(AppConfig.prototype), this, overrides);
   }
+
+  /** Settings as plain data, for worker threads (they rebuild an AppConfig with fromData). */
+  toData(): Record<string, unknown> {
+    return { ...(this as object) } as Record<string, unknown>;
+  }
+
+  static fromData(data: Record<string, unknown>): AppConfig {
+    return Object.assign(Object.create(AppConfig.prototype), data) as AppConfig;
+  }
 }
 
-function intFrom(value: string | undefined, fallback: number): number {
-  if (value === undefined || value === '') return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`expected a non-negative integer, got '${value}'`);
-  return n;
+/** Reads settings, collecting what is wrong with them; `done` throws InvalidSettingsError if anything was. */
+class SettingsReader {
+  private readonly problems: string[] = [];
+
+  constructor(private readonly env: NodeJS.ProcessEnv) {}
+
+  private raw(name: string): string | undefined {
+    const value = this.env[name]?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  }
+
+  private wrong<T>(name: string, expected: string, fallback: T): T {
+    this.problems.push(`${name}: must be ${expected}, got '${this.env[name]}'`);
+    return fallback;
+  }
+
+  text(name: string, fallback: string): string {
+    return this.raw(name) ?? fallback;
+  }
+
+  integer(name: string, fallback: number, min: number, max: number): number {
+    const raw = this.raw(name);
+    if (raw === undefined) return fallback;
+    const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
+    if (!Number.isSafeInteger(value) || value < min || value > max) {
+      return this.wrong(name, `a whole number from ${min} to ${max === Number.MAX_SAFE_INTEGER ? 'any size' : max}`, fallback);
+    }
+    return value;
+  }
+
+  /** A yes/no setting, in any of the usual spellings (on/off, true/false, yes/no, 1/0, enabled/disabled). */
+  flag(name: string, fallback: boolean): boolean {
+    const raw = this.raw(name)?.toLowerCase();
+    if (raw === undefined) return fallback;
+    if (TRUE_WORDS.includes(raw)) return true;
+    if (FALSE_WORDS.includes(raw)) return false;
+    return this.wrong(name, `on or off (also true/false, yes/no, 1/0, enabled/disabled)`, fallback);
+  }
+
+  oneOf(name: string, fallback: string, allowed: string[]): string {
+    const raw = this.raw(name)?.toLowerCase();
+    if (raw === undefined) return fallback;
+    return allowed.includes(raw) ? raw : this.wrong(name, `one of ${allowed.join(', ')}`, fallback);
+  }
+
+  matching(name: string, fallback: string, pattern: RegExp, expected: string): string {
+    const raw = this.raw(name);
+    if (raw === undefined) return fallback;
+    return pattern.test(raw) ? raw : this.wrong(name, expected, fallback);
+  }
+
+  url(name: string, fallback: string, protocols: string[]): string {
+    return this.optionalUrl(name, protocols) ?? fallback;
+  }
+
+  optionalUrl(name: string, protocols: string[]): string | null {
+    const raw = this.raw(name);
+    if (raw === undefined) return null;
+    try {
+      if (protocols.includes(new URL(raw).protocol)) return raw.replace(/\/+$/, '');
+    } catch {
+      /* reported below */
+    }
+    return this.wrong(name, `a ${protocols.map((p) => `${p}//`).join(' or ')} URL`, null);
+  }
+
+  hostPorts(name: string): string[] {
+    const raw = this.raw(name);
+    if (raw === undefined) return [];
+    const nodes = raw.split(',').map((s) => s.trim()).filter(Boolean);
+    const bad = nodes.filter((node) => !/^[^\s:]+:\d{1,5}$/.test(node) || Number(node.split(':').pop()) > 65535);
+    return bad.length > 0 ? this.wrong(name, 'a comma-separated list of host:port', []) : nodes;
+  }
+
+  done(): void {
+    if (this.problems.length > 0) throw new InvalidSettingsError(this.problems);
+  }
 }

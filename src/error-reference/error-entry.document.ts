@@ -1,5 +1,5 @@
 import { IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
-import { FieldProblem, HasHan, IsSlug, validatePlain } from '../catalog/validation';
+import { FieldProblem, HasHan, IsSlug, validatePlain } from '../validation/validation';
 
 /** One entry of the published error reference: an error a listed provider returns, and what to do. */
 export class ErrorEntryDocumentDto {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Decision, DocumentAggregate, DocumentState, Outcome } from './document-aggregate';
 import { ConcurrencyConflictError } from './event-envelope';
-import { EventStore } from './event-store.service';
+import { EventStore, RecordedDigest } from './event-store.service';
 
 /** What a command did, as the CLI reports it. */
 export interface CommandResult {
@@ -11,6 +11,19 @@ export interface CommandResult {
   version: number;
   changedFields?: string[];
   detail?: string;
+}
+
+/** How a full document is published (the fields every publish command carries). */
+export interface PublishOptions {
+  actor: string;
+  /** Version the editor's change is based on; a newer version in the store is a reported conflict. */
+  baseVersion?: number;
+  /** The document's documentDigest, when the caller worked it out already (a bulk import, on its threads). */
+  contentDigest?: string;
+  /** The digest the store had recorded when the caller read `baseVersion` (see EventStore.versionsAndDigests). */
+  recordedDigest?: RecordedDigest;
+  /** Decide and report, but append nothing. */
+  dryRun?: boolean;
 }
 
 /** How often a command that lost an append race is re-read and re-decided before it is reported. */
@@ -69,6 +82,22 @@ export class CommandRunner {
       version: lastConflict?.actualVersion ?? 0,
       detail: `still conflicting after ${MAX_CONFLICT_RETRIES} retries (${lastConflict?.message})`,
     };
+  }
+
+  /**
+   * Publishes or revises a full document: the use case of every publish command. A document whose digest
+   * is the one the store recorded at the base version changes nothing and is reported unchanged without
+   * reading the aggregate (an import of 100,000 unchanged files sends no script to Redis); a dry run
+   * decides and appends nothing; otherwise load, decide, append with the expected version.
+   */
+  publish<D extends object>(aggregate: DocumentAggregate<D>, aggregateId: string, document: D, options: PublishOptions): Promise<CommandResult> {
+    const { baseVersion, contentDigest, recordedDigest, dryRun, actor } = options;
+    if (baseVersion !== undefined && recordedDigest?.version === baseVersion && recordedDigest.digest === contentDigest) {
+      return Promise.resolve({ aggregateId, outcome: 'unchanged', version: baseVersion });
+    }
+    const decide = (state: DocumentState<D>) => aggregate.decidePublish(state, document, baseVersion, contentDigest);
+    if (dryRun) return this.preview(aggregate, aggregateId, decide);
+    return this.run(aggregate, aggregateId, decide, actor, baseVersion === 0);
   }
 
   /** Decides without appending: what the command would do now (for --dry-run). */

@@ -65,7 +65,7 @@ describe('DocumentAggregate', () => {
   });
 
   it('refuses events it does not know', () => {
-    expect(() => aggregate.evolve(aggregate.initial(), envelope('Other', 1, {}))).toThrow(/unknown event type 'Other'/);
+    expect(() => aggregate.evolve(aggregate.initial(), envelope('Other', 1, {}))).toThrow(/unknown type 'Other'/);
   });
 });
 

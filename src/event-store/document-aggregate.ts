@@ -50,14 +50,23 @@ export class DocumentAggregate<D extends object> {
   }
 
   evolve(state: DocumentState<D>, event: EventEnvelope): DocumentState<D> {
+    return { version: event.version, document: this.documentAfter(event) };
+  }
+
+  /**
+   * The document an event of this aggregate leaves: the one it carries (every publishing event carries
+   * the whole document), or null when it withdraws it. The one place that reads documents out of
+   * events: aggregates, projections, the search index and rebuilds all go through it.
+   */
+  documentAfter(event: Pick<EventEnvelope, 'type' | 'data'> & { position?: string }): D | null {
     switch (event.type) {
       case this.types.published:
       case this.types.revised:
-        return { version: event.version, document: (event.data as PublishedData<D>).document };
+        return (event.data as PublishedData<D>).document;
       case this.types.withdrawn:
-        return { version: event.version, document: null };
+        return null;
       default:
-        throw new Error(`${this.aggregateType}: unknown event type '${event.type}'`);
+        throw new UnknownEventTypeError(this.aggregateType, event.type, event.position);
     }
   }
 
@@ -103,6 +112,21 @@ export class DocumentAggregate<D extends object> {
       events: [{ type: this.types.withdrawn, data: { reason } satisfies WithdrawnData }],
       contentDigest: null,
     };
+  }
+}
+
+/** An event this version of the service does not know (a newer version may have written it). */
+export class UnknownEventTypeError extends Error {
+  constructor(
+    readonly aggregateType: string,
+    readonly type: string,
+    readonly position?: string,
+  ) {
+    super(
+      `${position ? `event ${position}` : 'an event'} has unknown type '${type}' (aggregate ${aggregateType}); ` +
+        'is a newer version of the service writing to this store?',
+    );
+    this.name = 'UnknownEventTypeError';
   }
 }
 

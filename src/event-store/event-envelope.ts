@@ -17,12 +17,6 @@ export interface StoredEvent<TData = unknown> extends EventEnvelope<TData> {
   position: string;
 }
 
-/** An event as the store holds it, not parsed yet: its position and its JSON (bulk reads parse elsewhere). */
-export interface RawEvent {
-  position: string;
-  json: string;
-}
-
 /** An event a decision produced, before the store gives it an envelope. */
 export interface NewEvent<TData = unknown> {
   type: string;

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { RedisConnection } from '../redis/redis-connection';
+import type { DocumentAggregate } from './document-aggregate';
 import { ConcurrencyConflictError, EventEnvelope, NewEvent, StoredEvent } from './event-envelope';
 
 export const EVENT_SCHEMA_VERSION = 1;
@@ -75,17 +76,46 @@ export class EventStore {
     return events;
   }
 
-  /** The name of every aggregate's stream (a rebuild reads the newest event of each, see readLatestEvents). */
-  async aggregateStreams(): Promise<string[]> {
-    return Object.keys(await this.redis.client.hgetall(this.redis.keys.versions));
+  /** The id of every aggregate of a type that has events (withdrawn ones too). */
+  async aggregateIds(aggregateType: string): Promise<string[]> {
+    const prefix = streamName(aggregateType, '');
+    const streams = await this.redis.client.hkeys(this.redis.keys.versions);
+    return streams.filter((stream) => stream.startsWith(prefix)).map((stream) => stream.slice(prefix.length));
   }
 
-  /** Up to `count` events of the global stream strictly after `after` ('0-0' = from the start). */
-  async readAll(after: string, count: number): Promise<StoredEvent[]> {
-    const entries = (await this.redis.client.xrange(this.redis.keys.events, `(${after}`, '+', 'COUNT', count)) as Array<
+  /**
+   * The documents of these aggregates as of `position` of the log (null for one withdrawn, or not
+   * published by then): each from its aggregate's newest event at or before it (every event carries the
+   * whole document). '+' means now. Pipelined: one script call per aggregate, in one round trip.
+   */
+  async documentsAt<D extends object>(aggregate: DocumentAggregate<D>, ids: string[], position: string): Promise<Map<string, D | null>> {
+    const found = new Map<string, D | null>(ids.map((id) => [id, null]));
+    // No event is at or before the start: asking Redis about every aggregate would learn nothing.
+    if (position === '0-0' || ids.length === 0) return found;
+    const keys = this.redis.keys;
+    const upTo = position === '+' ? `${Number.MAX_SAFE_INTEGER}-0` : position;
+    const replies = await Promise.all(
+      ids.map((id) => this.redis.client.readLatest(keys.events, keys.aggregateEvents(streamName(aggregate.aggregateType, id)), upTo)),
+    );
+    replies.forEach((reply, i) => {
+      if (reply.length !== 2) return;
+      const event = JSON.parse(reply[1]) as EventEnvelope;
+      found.set(ids[i], aggregate.documentAfter({ ...event, position: reply[0] }));
+    });
+    return found;
+  }
+
+  /** Up to `count` events of the global stream strictly after `after` ('0-0' = from the start), up to `upTo` ('+' = the end). */
+  async readAll(after: string, count: number, upTo = '+'): Promise<StoredEvent[]> {
+    const entries = (await this.redis.client.xrange(this.redis.keys.events, `(${after}`, upTo, 'COUNT', count)) as Array<
       [string, string[]]
     >;
     return entries.map(([id, fields]) => parseEntry(id, fields));
+  }
+
+  /** Whether the log holds an event at this position. */
+  async has(position: string): Promise<boolean> {
+    return (await this.redis.client.xrange(this.redis.keys.events, position, position, 'COUNT', 1)).length > 0;
   }
 
   /**
@@ -200,9 +230,11 @@ export function streamName(aggregateType: string, aggregateId: string): string {
 }
 
 function parseEntry(id: string, fields: string[]): StoredEvent {
-  for (let i = 0; i < fields.length; i += 2) {
-    if (fields[i] === 'event') return { ...(JSON.parse(fields[i + 1]) as EventEnvelope), position: id };
-  }
+  return { ...(JSON.parse(eventField(id, fields)) as EventEnvelope), position: id };
+}
+
+function eventField(id: string, fields: string[]): string {
+  for (let i = 0; i < fields.length; i += 2) if (fields[i] === 'event') return fields[i + 1];
   throw new Error(`event store entry ${id} has no 'event' field`);
 }
 

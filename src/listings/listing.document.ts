@@ -26,7 +26,7 @@ import {
   IsTag,
   validatePlain,
   FieldProblem,
-} from '../catalog/validation';
+} from '../validation/validation';
 
 export const LISTING_STATUSES = ['online', 'beta', 'deprecated'] as const;
 export type ListingStatus = (typeof LISTING_STATUSES)[number];

@@ -1,5 +1,6 @@
+import { Injectable } from '@nestjs/common';
 import { deleteMatching } from '../redis/delete-matching';
-import type { RedisClient } from '../redis/redis-connection';
+import { RedisClient, RedisConnection } from '../redis/redis-connection';
 import type { RedisKeys } from '../redis/redis-keys';
 
 /** How long a replaced generation stays readable, for readers that still point at it. */
@@ -12,11 +13,15 @@ export const BUILD_TIMEOUT_MS = 6 * 60 * 60 * 1000;
  * generation from the whole log and then moves the pointer in one SET, so readers never see a half-built
  * generation. Replaced generations are deleted after a grace period.
  */
+@Injectable()
 export class Generations {
-  constructor(
-    private readonly client: RedisClient,
-    private readonly keys: RedisKeys,
-  ) {}
+  private readonly client: RedisClient;
+  private readonly keys: RedisKeys;
+
+  constructor(redis: RedisConnection) {
+    this.client = redis.client;
+    this.keys = redis.keys;
+  }
 
   async current(): Promise<number | null> {
     const value = await this.client.get(this.keys.currentGeneration);

@@ -1,25 +1,41 @@
-import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { CategoryCatalog } from '../catalog/category-catalog';
 import { AppConfig } from '../config/app-config';
+import { UnknownEventTypeError } from '../event-store/document-aggregate';
 import { comparePositions, EventStore } from '../event-store/event-store.service';
 import { RedisClient, RedisConnection } from '../redis/redis-connection';
 import { GenerationProjector, READ_MODEL_VERSION, START_POSITION } from './generation-projector';
-import { restoreAccepted } from '../redis/sorted-set-dump';
-import { BuildPool } from './build/build-pool';
 import { Generations } from './generations';
 import { ProjectorLease } from './projector-lease';
-import { ReadModelReader } from './read-model.reader';
+import { ReadModelChanges } from './read-model-changes';
 
 export interface RebuildReport {
   generation: number;
   events: number;
   milliseconds: number;
-  /** Where the time went, for operators: reading and indexing, rendering, catching up with new events. */
-  phases: { indexMs: number; renderMs: number; catchUpMs: number };
+  /** Where the time went: reading every document, rendering and writing, catching up with new events. */
+  phases: { readMs: number; renderMs: number; catchUpMs: number };
+  /** Who built it: this process, or the running projector that `ingest rebuild` asked. */
+  builtBy: 'this-process' | 'running-projector';
 }
 
-/** Aggregates a rebuild hands to a builder at a time. */
-const REBUILD_SHARE = 1000;
+/** What the projection runner was told when it was registered. */
+export const PROJECTION_OPTIONS = Symbol('PROJECTION_OPTIONS');
+export interface ProjectionOptions {
+  /** Start the runner with the application and stop it with it (the API process, unless PROJECTOR=off). */
+  runInBackground: boolean;
+}
+
+/** What the runner records while it cannot go on (read by every process's /readyz). */
+export interface ProjectionFailure {
+  position: string | null;
+  error: string;
+  since: string;
+  attempts: number;
+}
+
+/** Longest wait between two attempts at a step that keeps failing. */
+const MAX_BACKOFF_MS = 60_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -27,12 +43,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Keeps the read models up to date: reads the global stream from the live generation's checkpoint and
  * applies it in batches (see GenerationProjector). Holds a lease so that one runner is active at a time;
  * resumes from the stored checkpoint after a crash. Also rebuilds a new generation from the whole log.
+ *
+ * A step that fails is retried with a growing pause (up to a minute), logged once per event and error,
+ * and recorded in Redis so that every process's /readyz reports the projection as stuck.
  */
 @Injectable()
-export class ProjectionRunner implements OnApplicationShutdown {
+export class ProjectionRunner implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger(ProjectionRunner.name);
-  private readonly generations: Generations;
-  private readonly lease: ProjectorLease;
   private transactions: RedisClient | null = null;
   private blocking: RedisClient | null = null;
   private projector: GenerationProjector | null = null;
@@ -42,16 +59,28 @@ export class ProjectionRunner implements OnApplicationShutdown {
   private stopping = false;
   private lastCleanup = 0;
   private heartbeat: NodeJS.Timeout | null = null;
+  private failure: ProjectionFailure | null = null;
+  private wake: (() => void) | null = null;
+  /** The step, catch-up or rebuild under way: they share the working memory, so they run one at a time. */
+  private turn: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly redis: RedisConnection,
     private readonly store: EventStore,
     private readonly config: AppConfig,
     private readonly categories: CategoryCatalog,
-    private readonly reader: ReadModelReader,
-  ) {
-    this.generations = new Generations(redis.client, redis.keys);
-    this.lease = new ProjectorLease(redis.client, redis.keys.projectorLease, config.projectorLeaseMs);
+    private readonly generations: Generations,
+    private readonly lease: ProjectorLease,
+    private readonly changes: ReadModelChanges,
+    @Inject(PROJECTION_OPTIONS) private readonly options: ProjectionOptions,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.options.runInBackground) this.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.stop();
   }
 
   /** Starts the background loop (the API process does this unless PROJECTOR=off). */
@@ -60,6 +89,253 @@ export class ProjectionRunner implements OnApplicationShutdown {
     this.stopping = false;
     this.running = this.loop();
     this.startHeartbeat();
+  }
+
+  /** Stops the loop, waits for the step under way and releases the lease. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.wake?.();
+    this.stopHeartbeat();
+    await this.running;
+    this.running = null;
+    if (this.holding) await this.lease.release().catch(() => undefined);
+    this.holding = false;
+  }
+
+  get isHoldingLease(): boolean {
+    return this.holding;
+  }
+
+  /**
+   * Projects everything up to the end of the stream in this process, if no other runner holds the lease.
+   * Returns false when another runner is active (it will apply the events).
+   */
+  async catchUp(): Promise<boolean> {
+    return this.whileHoldingLease(async () => {
+      while (this.holding && (await this.step(0))) {
+        /* until the stream is drained, or the lease is lost (then the new holder finishes) */
+      }
+    });
+  }
+
+  /** Runs `work` holding the lease (renewed on a timer), if it is free; false when another runner holds it. */
+  private whileHoldingLease(work: () => Promise<void>): Promise<boolean> {
+    return this.exclusive(async () => {
+      if (this.holding || !(await this.lease.tryAcquire())) return false;
+      this.holding = true;
+      this.projector = null;
+      this.startHeartbeat();
+      try {
+        await work();
+        return true;
+      } finally {
+        if (!this.running) this.stopHeartbeat();
+        await this.lease.release();
+        this.holding = false;
+      }
+    });
+  }
+
+  /** Runs `work` once no other step, catch-up or rebuild of this runner is under way. */
+  private exclusive<T>(work: () => Promise<T>): Promise<T> {
+    const result = this.turn.then(work);
+    this.turn = result.catch(() => undefined);
+    return result;
+  }
+
+  /**
+   * Makes the read models show everything in the log now: here when no other runner holds the projector
+   * lease, else by waiting for the runner that does; should that runner go away (its lease expires), this
+   * process takes over and projects. 'pending' when neither happened within `timeoutMs`.
+   */
+  async ensureProjected(timeoutMs: number): Promise<'applied' | 'applied-by-service' | 'pending'> {
+    const last = await this.store.lastPosition();
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      if (await this.catchUp()) return 'applied';
+      if (await this.waitUntilProjected(last, Math.min(500, Math.max(0, deadline - Date.now())))) return 'applied-by-service';
+      if (Date.now() >= deadline) return 'pending';
+    }
+  }
+
+  /** Waits until the live generation has applied the event at `position`. */
+  async waitUntilProjected(position: string, timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const generation = await this.generations.current();
+      if (generation !== null) {
+        const checkpoint = await this.redis.client.get(this.redis.keys.generation(generation).checkpoint);
+        if (checkpoint && comparePositions(checkpoint, position) >= 0) {
+          // Callers in this process read right after: this process's readers must show it now.
+          await this.changes.notify(checkpoint);
+          return true;
+        }
+      }
+      await sleep(50);
+    }
+    return false;
+  }
+
+  /**
+   * Builds a new generation from the whole log and makes it live in one step, holding the projector lease
+   * so that no other runner builds or applies meanwhile. When another runner holds it (a running
+   * service), asks that runner to rebuild and waits until it has.
+   */
+  async rebuild(onProgress?: (phase: 'read' | 'rendered', done: number, total: number) => void, timeoutMs = 30 * 60_000): Promise<RebuildReport> {
+    let report: RebuildReport | null = null;
+    const built = await this.whileHoldingLease(async () => {
+      report = (await this.buildGeneration(onProgress)).report;
+    });
+    if (built) return report!;
+    return this.askRunningProjector(timeoutMs);
+  }
+
+  private async askRunningProjector(timeoutMs: number): Promise<RebuildReport> {
+    const started = Date.now();
+    const before = await this.generations.current();
+    const request = `${this.lease.token} ${new Date().toISOString()}`;
+    await this.redis.client.set(this.redis.keys.rebuildRequest, request, 'PX', timeoutMs);
+    while (Date.now() - started < timeoutMs) {
+      await sleep(200);
+      const [pending, current] = await this.redis.client.mget(this.redis.keys.rebuildRequest, this.redis.keys.currentGeneration);
+      if (pending !== request && current !== null && Number(current) !== before) {
+        return { generation: Number(current), events: await this.store.count(), milliseconds: Date.now() - started, phases: { readMs: 0, renderMs: 0, catchUpMs: 0 }, builtBy: 'running-projector' };
+      }
+      if (pending !== request && (await this.lease.holder()) === null && (await this.whileHoldingLease(async () => undefined))) {
+        throw new Error('the running projector stopped before rebuilding; run `ingest rebuild` again');
+      }
+    }
+    await this.redis.client.eval(
+      "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0",
+      1,
+      this.redis.keys.rebuildRequest,
+      request,
+    );
+    throw new Error(`the running projector did not rebuild within ${Math.round(timeoutMs / 1000)} s`);
+  }
+
+  /**
+   * Builds a new generation from the documents as of the log's end when the rebuild starts (every event
+   * carries its aggregate's whole document), catches up with what was appended meanwhile, event by event,
+   * and switches the live pointer to it. Keeps the new generation's projector: its working memory is
+   * complete, and the runner that holds the lease goes on with it.
+   */
+  private async buildGeneration(
+    onProgress?: (phase: 'read' | 'rendered', done: number, total: number) => void,
+  ): Promise<{ report: RebuildReport; projector: GenerationProjector; checkpoint: string }> {
+    const started = Date.now();
+    await this.generations.deleteRetired();
+    const { position: upTo, count: total } = await this.store.head();
+    const generation = await this.generations.allocate();
+    const projector = this.projectorOf(generation);
+    let checkpoint = upTo;
+    const phases = { readMs: 0, renderMs: 0, catchUpMs: 0 };
+    try {
+      await projector.initialise();
+      await projector.build(upTo, total, (phase, done, of) => {
+        if (phase === 'read' && phases.readMs === 0) phases.readMs = Date.now() - started;
+        onProgress?.(phase, done, of);
+      });
+      const rendered = Date.now();
+      phases.renderMs = rendered - started - phases.readMs;
+      for (;;) {
+        const events = await this.store.readAll(checkpoint, this.config.projectorBatchSize);
+        if (events.length === 0) break;
+        if (!(await projector.applyBatch(events, checkpoint))) {
+          throw new Error(`generation ${generation} was written by someone else during the rebuild`);
+        }
+        checkpoint = events[events.length - 1].position;
+      }
+      phases.catchUpMs = Date.now() - rendered;
+    } catch (error) {
+      await this.generations.discard(generation);
+      throw error;
+    }
+    await this.generations.switchTo(generation);
+    this.checkpoint = checkpoint;
+    await this.notifyChanged();
+    const report: RebuildReport = { generation, events: total, milliseconds: Date.now() - started, phases, builtBy: 'this-process' };
+    return { report, projector, checkpoint };
+  }
+
+  /** Goes on with a generation this runner has just built (see buildGeneration). */
+  private adopt(built: { projector: GenerationProjector; checkpoint: string }): GenerationProjector {
+    this.projector = built.projector;
+    this.checkpoint = built.checkpoint;
+    return built.projector;
+  }
+
+  private async loop(): Promise<void> {
+    let attempts = 0;
+    while (!this.stopping) {
+      try {
+        const holding = await this.exclusive(async () => {
+          if (!(await this.ensureLease())) return false;
+          if (await this.redis.client.get(this.redis.keys.rebuildRequest)) {
+            this.logger.log('rebuild requested (ingest rebuild): building a new generation');
+            this.adopt(await this.buildGeneration());
+            await this.redis.client.del(this.redis.keys.rebuildRequest);
+          } else {
+            await this.step(Math.min(1000, Math.floor(this.config.projectorLeaseMs / 3)));
+          }
+          return true;
+        });
+        if (!holding) {
+          await this.pause(Math.min(1000, this.config.projectorLeaseMs / 2));
+          continue;
+        }
+        if (attempts > 0) await this.recovered();
+        attempts = 0;
+        if (Date.now() - this.lastCleanup > 10_000) {
+          this.lastCleanup = Date.now();
+          await this.generations.deleteRetired();
+        }
+      } catch (error) {
+        attempts++;
+        await this.failed(error as Error, attempts).catch(() => undefined);
+        await this.pause(Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(attempts - 1, 16)));
+      }
+    }
+  }
+
+  /**
+   * A step failed: said once per event and error (the retries say nothing more), recorded for /readyz.
+   * The working memory is kept when the batch failed before changing anything (an event of an unknown
+   * type); after anything else it is reloaded on the next attempt.
+   */
+  private async failed(error: Error, attempts: number): Promise<void> {
+    const position = error instanceof UnknownEventTypeError ? (error.position ?? null) : null;
+    const same = this.failure && this.failure.position === position && this.failure.error === error.message;
+    if (!same) {
+      if (error instanceof UnknownEventTypeError) this.logger.error(`projection stopped: ${error.message}; retrying with a growing pause`);
+      else this.logger.error(`projection step failed, retrying with a growing pause: ${error.stack ?? error.message}`);
+      this.failure = { position, error: error.message, since: new Date().toISOString(), attempts };
+    } else {
+      this.failure!.attempts = attempts;
+      this.logger.debug(`projection still failing (attempt ${attempts}): ${error.message}`);
+    }
+    if (!(error instanceof UnknownEventTypeError)) this.projector = null;
+    await this.redis.client.set(this.redis.keys.projectionFailure, JSON.stringify(this.failure), 'PX', MAX_BACKOFF_MS * 3);
+  }
+
+  private async recovered(): Promise<void> {
+    if (this.failure) this.logger.log(`projection going on after ${this.failure.attempts} failed attempt(s)`);
+    this.failure = null;
+    await this.redis.client.del(this.redis.keys.projectionFailure);
+  }
+
+  /** Sleeps, unless stop() is called meanwhile. */
+  private pause(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      const self = this;
+      function done() {
+        clearTimeout(timer);
+        self.wake = null;
+        resolve();
+      }
+      this.wake = done;
+    });
   }
 
   /** Renews the lease on a timer too, so a long batch or rebuild does not let it lapse. */
@@ -74,157 +350,6 @@ export class ProjectionRunner implements OnApplicationShutdown {
   private stopHeartbeat(): void {
     if (this.heartbeat) clearInterval(this.heartbeat);
     this.heartbeat = null;
-  }
-
-  async stop(): Promise<void> {
-    this.stopping = true;
-    this.stopHeartbeat();
-    await this.running;
-    this.running = null;
-    if (this.holding) await this.lease.release().catch(() => undefined);
-    this.holding = false;
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    await this.stop();
-  }
-
-  get isHoldingLease(): boolean {
-    return this.holding;
-  }
-
-  /**
-   * Projects everything up to the end of the stream in this process, if no other runner holds the lease.
-   * Returns false when another runner is active (it will apply the events).
-   */
-  async catchUp(): Promise<boolean> {
-    if (!(await this.lease.tryAcquire())) return false;
-    this.holding = true;
-    this.startHeartbeat();
-    try {
-      while (this.holding && (await this.step(0))) {
-        /* until the stream is drained, or the lease is lost (then the new holder finishes) */
-      }
-      return true;
-    } finally {
-      this.stopHeartbeat();
-      await this.lease.release();
-      this.holding = false;
-    }
-  }
-
-  /** Waits until the live generation has applied the event at `position`. */
-  async waitUntilProjected(position: string, timeoutMs: number): Promise<boolean> {
-    const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline) {
-      const generation = await this.generations.current();
-      if (generation !== null) {
-        const checkpoint = await this.redis.client.get(this.redis.keys.generation(generation).checkpoint);
-        if (checkpoint && comparePositions(checkpoint, position) >= 0) {
-          // Callers in this process read right after: make sure this process's cache shows it.
-          await this.reader.refresh(true);
-          return true;
-        }
-      }
-      await sleep(50);
-    }
-    return false;
-  }
-
-  /**
-   * Builds a new generation from the whole log, then makes it live in one step. Every event carries its
-   * aggregate's full document, so the build reads the newest event of each aggregate (up to the log's
-   * end when the rebuild starts), renders each document once, then catches up with what was appended
-   * meanwhile, event by event, before switching.
-   */
-  async rebuild(onProgress?: (applied: number, total: number) => void): Promise<RebuildReport> {
-    return (await this.buildGeneration(onProgress)).report;
-  }
-
-  /**
-   * rebuild(), keeping what the build leaves: the new generation's projector, whose working memory is
-   * complete (every card, error entry and dependency), and the checkpoint it caught up to. The runner
-   * that holds the lease goes on with them: loading that memory again from the store took a 100,127-listing
-   * import 5 s more.
-   */
-  private async buildGeneration(
-    onProgress?: (applied: number, total: number) => void,
-  ): Promise<{ report: RebuildReport; projector: GenerationProjector; checkpoint: string }> {
-    const started = Date.now();
-    await this.generations.deleteRetired();
-    const { position: upTo, count: total } = await this.store.head();
-    const generation = await this.generations.allocate();
-    const projector = new GenerationProjector(this.txClient(), generation, this.redis.keys, this.categories);
-    await projector.initialise();
-    let applied = 0;
-    const phases = { indexMs: 0, renderMs: 0, catchUpMs: 0 };
-    const pool = BuildPool.start(
-      { config: { ...this.config }, generation, categories: this.categories.all },
-      this.config.projectorWorkers,
-    );
-    let checkpoint = upTo;
-    try {
-      const restore = await this.restoreAccepted(generation);
-      const streams = await this.store.aggregateStreams();
-      for (let i = 0; i < streams.length; i += REBUILD_SHARE) {
-        await projector.buildChunk(streams.slice(i, i + REBUILD_SHARE), upTo, pool, (events) => {
-          applied += events;
-          onProgress?.(applied, total);
-        });
-      }
-      const indexed = Date.now();
-      phases.indexMs = indexed - started;
-      await projector.renderDeferred(upTo, total, pool, restore, this.config.projectorBatchSize);
-      await pool.close();
-      const rendered = Date.now();
-      phases.renderMs = rendered - indexed;
-      for (;;) {
-        const events = await this.store.readAll(checkpoint, this.config.projectorBatchSize);
-        if (events.length === 0) break;
-        if (!(await projector.applyBatch(events, checkpoint))) {
-          throw new Error(`generation ${generation} was written by someone else during the rebuild`);
-        }
-        checkpoint = events[events.length - 1].position;
-      }
-      phases.catchUpMs = Date.now() - rendered;
-      onProgress?.(total, total);
-    } catch (error) {
-      await pool.close();
-      await projector.settle();
-      await this.generations.discard(generation);
-      throw error;
-    }
-    await this.generations.switchTo(generation);
-    await this.notifyChanged();
-    const report = { generation, events: total, milliseconds: Date.now() - started, phases };
-    return { report, projector, checkpoint };
-  }
-
-  /** Goes on with a generation this runner has just built (see buildGeneration); its dictionary is in memory too. */
-  private adopt(built: { projector: GenerationProjector; checkpoint: string }): GenerationProjector {
-    this.projector = built.projector;
-    this.checkpoint = built.checkpoint;
-    return built.projector;
-  }
-
-  private async loop(): Promise<void> {
-    while (!this.stopping) {
-      try {
-        if (!(await this.ensureLease())) {
-          await sleep(Math.min(1000, this.config.projectorLeaseMs / 2));
-          continue;
-        }
-        await this.step(Math.min(1000, Math.floor(this.config.projectorLeaseMs / 3)));
-        if (Date.now() - this.lastCleanup > 10_000) {
-          this.lastCleanup = Date.now();
-          await this.generations.deleteRetired();
-        }
-      } catch (error) {
-        this.logger.error(`projection step failed, reloading: ${(error as Error).stack ?? error}`);
-        this.projector = null;
-        await sleep(1000);
-      }
-    }
   }
 
   private loseLease(): void {
@@ -274,12 +399,12 @@ export class ProjectionRunner implements OnApplicationShutdown {
     let generation = await this.generations.current();
     if (generation === null) {
       const fresh = await this.generations.allocate();
-      await new GenerationProjector(this.txClient(), fresh, this.redis.keys, this.categories).initialise();
+      await this.projectorOf(fresh).initialise();
       generation = await this.generations.adoptIfNone(fresh);
       if (generation !== fresh) await this.generations.discard(fresh);
     }
     if (this.projector?.generation === generation) return this.projector;
-    const projector = new GenerationProjector(this.txClient(), generation, this.redis.keys, this.categories);
+    const projector = this.projectorOf(generation);
     const version = await projector.readModelVersion();
     if (version !== READ_MODEL_VERSION) {
       this.logger.warn(`generation ${generation} was built by read-model version ${version}; rebuilding as ${READ_MODEL_VERSION}`);
@@ -290,22 +415,15 @@ export class ProjectionRunner implements OnApplicationShutdown {
     return projector;
   }
 
-  /** Tells every reader (this process's at once, the others by pub/sub) that the read models changed. */
-  private async notifyChanged(): Promise<void> {
-    this.reader.invalidate();
-    await this.redis.client.publish(this.redis.keys.changesChannel, this.checkpoint).catch(() => undefined);
+  private projectorOf(generation: number): GenerationProjector {
+    return new GenerationProjector(this.txClient(), generation, this.redis.keys.generation(generation), this.store, this.categories);
   }
 
-  /** Whether Redis takes the index whole with RESTORE (said once when it does not: ZADD is several times slower). */
-  private async restoreAccepted(generation: number): Promise<boolean> {
-    const accepted = await restoreAccepted(this.txClient(), this.redis.keys.generation(generation).restoreProbe);
-    if (!accepted && !this.restoreRefusalReported) {
-      this.restoreRefusalReported = true;
-      this.logger.warn('Redis refuses RESTORE (an ACL or a renamed command?): rebuilds write the search index with ZADD, several times slower');
-    }
-    return accepted;
+  /** Tells every reader (this process's at once, the others by pub/sub) that the read models changed. */
+  private async notifyChanged(): Promise<void> {
+    await this.changes.notify(this.checkpoint);
+    await this.redis.client.publish(this.redis.keys.changesChannel, this.checkpoint).catch(() => undefined);
   }
-  private restoreRefusalReported = false;
 
   private txClient(): RedisClient {
     return (this.transactions ??= this.redis.dedicatedClient());

@@ -1,5 +1,7 @@
+import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import type { RedisClient } from '../redis/redis-connection';
+import { AppConfig } from '../config/app-config';
+import { RedisClient, RedisConnection } from '../redis/redis-connection';
 
 const RENEW_LUA = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end`;
 const RELEASE_LUA = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
@@ -9,14 +11,18 @@ const RELEASE_LUA = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.
  * holder dies; the holder renews it on every step. Correctness never rests on the lease alone: every
  * batch is also a compare-and-set on the checkpoint.
  */
+@Injectable()
 export class ProjectorLease {
   readonly token = `${process.pid}-${randomUUID()}`;
+  private readonly client: RedisClient;
+  private readonly key: string;
+  readonly ttlMs: number;
 
-  constructor(
-    private readonly client: RedisClient,
-    private readonly key: string,
-    private readonly ttlMs: number,
-  ) {}
+  constructor(redis: RedisConnection, config: AppConfig) {
+    this.client = redis.client;
+    this.key = redis.keys.projectorLease;
+    this.ttlMs = config.projectorLeaseMs;
+  }
 
   async tryAcquire(): Promise<boolean> {
     return (await this.client.set(this.key, this.token, 'PX', this.ttlMs, 'NX')) === 'OK';

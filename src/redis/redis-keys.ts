@@ -4,7 +4,7 @@
  * - `{ns:es}`   the event store (global stream, aggregate versions and content digests, per-aggregate
  *               event ids);
  * - `{ns:rm}`   read-model control (current generation, lease, generation counter);
- * - `{ns:gN}`   every read model and search key of generation N.
+ * - `{ns:gN}`   every read model of generation N.
  */
 export class RedisKeys {
   constructor(readonly namespace: string) {}
@@ -41,6 +41,14 @@ export class RedisKeys {
   get retiredGenerations(): string {
     return `{${this.namespace}:rm}:retired`;
   }
+  /** Set while the projector cannot go on (JSON: the event, the error, since when); deleted once it does. */
+  get projectionFailure(): string {
+    return `{${this.namespace}:rm}:failure`;
+  }
+  /** Set by `ingest rebuild` for the running projector to rebuild (the value is who asked). */
+  get rebuildRequest(): string {
+    return `{${this.namespace}:rm}:rebuild-request`;
+  }
 
   generation(generation: number): GenerationKeys {
     return new GenerationKeys(`{${this.namespace}:g${generation}}`);
@@ -67,10 +75,6 @@ export class GenerationKeys {
   get details(): string {
     return `${this.tag}:detail`;
   }
-  /** slug -> JSON of the search summary. */
-  get summaries(): string {
-    return `${this.tag}:summary`;
-  }
   /** slug -> JSON of the comparison row. */
   get comparisons(): string {
     return `${this.tag}:compare`;
@@ -82,29 +86,5 @@ export class GenerationKeys {
   /** error-entry id -> JSON of the entry as served. */
   get errorEntries(): string {
     return `${this.tag}:errors`;
-  }
-  /** Sorted set of every listing, score = -popularity (browse order: popular first, then slug). */
-  get browseAll(): string {
-    return `${this.tag}:browse`;
-  }
-  /** Sorted set of the listings of one category, same scores as browseAll. */
-  browseCategory(category: string): string {
-    return `${this.tag}:browse:${category}`;
-  }
-  /** Sorted set of one index term: member = slug, score = encoded field weights (see search-index.writer). */
-  term(term: string): string {
-    return `${this.tag}:t:${term}`;
-  }
-  /** Written and deleted at the start of a rebuild, to learn whether Redis takes RESTORE (see sorted-set-dump). */
-  get restoreProbe(): string {
-    return `${this.tag}:restore-probe`;
-  }
-  /** Every indexed term, all with score 0, for prefix lookups with ZRANGEBYLEX. */
-  get termDictionary(): string {
-    return `${this.tag}:terms`;
-  }
-  /** Set of dictionary terms that become `variant` after deleting one or two characters (typo lookup). */
-  deletionVariant(variant: string): string {
-    return `${this.tag}:del:${variant}`;
   }
 }

@@ -1,6 +1,5 @@
 import type { Cluster, Redis } from 'ioredis';
 import { APPEND_EVENTS_LUA, READ_AGGREGATE_LUA, READ_LATEST_LUA, RECORD_DIGEST_LUA } from '../event-store/event-store.lua';
-import { SEARCH_QUERY_LUA } from '../search/search-query.lua';
 
 /** The Lua scripts of the service, registered on every client (EVALSHA with a fallback to EVAL). */
 export function defineScripts(client: Redis | Cluster): void {
@@ -8,7 +7,6 @@ export function defineScripts(client: Redis | Cluster): void {
   client.defineCommand('recordDigest', { numberOfKeys: 2, lua: RECORD_DIGEST_LUA });
   client.defineCommand('readAggregate', { numberOfKeys: 2, lua: READ_AGGREGATE_LUA });
   client.defineCommand('readLatest', { numberOfKeys: 2, lua: READ_LATEST_LUA });
-  client.defineCommand('searchQuery', { numberOfKeys: 1, lua: SEARCH_QUERY_LUA });
 }
 
 type Arg = string | number;
@@ -19,6 +17,5 @@ declare module 'ioredis' {
     recordDigest(versions: string, digests: string, streamName: string, version: number, digest: string): Promise<number>;
     readAggregate(stream: string, aggregate: string): Promise<string[]>;
     readLatest(stream: string, aggregate: string, upTo: string): Promise<string[]>;
-    searchQuery(baseKey: string, ...args: Arg[]): Promise<unknown[]>;
   }
 }

@@ -1,16 +1,15 @@
 import { join } from 'node:path';
 import { CategoryCatalog } from '../catalog/category-catalog';
 import type { Category } from '../catalog/category-catalog';
-import { loadContent } from '../catalog/content-files';
+import { collectFiles, readContentFile } from '../content/content-files';
 import type { ListingDocument } from '../listings/listing.document';
-import { PostingPacker } from '../projections/build/posting-lists';
+import { listingPostings, PostingScorer, TermNumbering } from './listing-postings';
 import { FIELD_BITS, SEARCH_FIELDS } from './search-fields';
-import { listingPostings } from './search-index.writer';
 import { indexTerms } from './tokenizer';
 
 const fixtures = join(__dirname, '..', '..', 'fixtures');
 const categories = CategoryCatalog.fromDirectory(fixtures);
-const listings = loadContent([join(fixtures, 'listings')], categories, new Set()).listings.map((l) => l.listing);
+const listings = collectFiles([join(fixtures, 'listings')]).files.map((file) => readContentFile(file).listing!);
 
 /** The scoring rule written plainly (a Map per field, an object per term): what the scorer must compute. */
 function reference(listing: ListingDocument, category: Category | undefined): Map<string, number> {
@@ -49,16 +48,18 @@ describe('listing postings', () => {
     }
   });
 
-  it('are packed by a builder as listingPostings gives them, whatever number its terms get', () => {
-    // One packer for all: term numbers run into the thousands and the scorer's arrays grow mid-field.
-    const packer = new PostingPacker();
-    listings.forEach((listing, i) => packer.add(i, listing, categories.get(listing.category)));
-    const { terms, pairs, scores } = packer.pack();
-    const unpacked = listings.map(() => new Map<string, number>());
-    for (let p = 0; p < scores.length; p++) unpacked[pairs[2 * p + 1]].set(terms[pairs[2 * p]], scores[p]);
+  it('are scored as listingPostings gives them by one scorer for all, whatever number its terms get', () => {
+    // One numbering for all: term numbers run into the thousands and the scorer's arrays grow mid-field.
+    const scorer = new PostingScorer();
+    const { terms, numberOf } = new TermNumbering();
+    const scored = listings.map((listing) => {
+      const postings = new Map<string, number>();
+      scorer.score(listing, categories.get(listing.category), numberOf, (term, score) => postings.set(terms[term], score));
+      return postings;
+    });
     expect(terms.length).toBeGreaterThan(1000);
     listings.forEach((listing, i) => {
-      expect([...unpacked[i]]).toEqual([...reference(listing, categories.get(listing.category))]);
+      expect([...scored[i]]).toEqual([...reference(listing, categories.get(listing.category))]);
     });
   });
 

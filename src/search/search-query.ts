@@ -1,3 +1,4 @@
+import type { SearchNotes } from './search-index';
 import synonymData from './synonyms.json';
 import { bigrams, hanWords, normalize, stem, STOP_WORDS } from './tokenizer';
 
@@ -23,33 +24,19 @@ export interface Clause {
 
 export interface SearchRequest {
   clauses: Clause[];
-  category: string | null;
   limit: number;
   k1: number;
   pq: number;
   fq: [number, number, number];
   tolerance: number;
-  common: number;
-  /** Best postings a common term gives as candidates (see search-query.lua.ts). */
-  top: number;
 }
 
 /**
- * Ranking constants (see search-query.lua.ts): BM25 saturation k1 over field-weighted frequencies; the
- * weight of a prefix match (scaled by how much of the word was typed) and of matches one or two edits
- * away; scores within 10% of the best of their group are a tie that popularity breaks.
+ * Ranking constants (see SearchIndex): BM25 saturation k1 over field-weighted frequencies; the weight of a
+ * prefix match (scaled by how much of the word was typed) and of matches one or two edits away; scores
+ * within 10% of the best of their group are a tie that popularity breaks.
  */
 export const RANKING = { k1: 4, prefixQuality: 0.75, fuzzyQuality: [1, 0.6, 0.4] as [number, number, number], tolerance: 0.1 };
-/** Terms in more listings than this only score the candidates of rarer terms (see search-query.lua.ts). */
-export const COMMON_TERM_POSTINGS = 500;
-/**
- * Candidates an alternative whose terms are all common takes from its most selective term: that term's best
- * postings, several pages' worth of results (a listing ranks by all its terms, so the best of one term
- * are not always the best overall), within the common threshold.
- */
-export function bestPostingsRead(limit: number): number {
-  return Math.min(COMMON_TERM_POSTINGS, Math.max(100, limit * 5));
-}
 /** Weight of a synonym relative to the phrase the user typed. */
 const SYNONYM_WEIGHT = 0.9;
 /** Weight of matching a long Chinese word through its character bigrams. */
@@ -188,17 +175,14 @@ export function buildClauses(q: string): Clause[] {
   return clauses;
 }
 
-export function buildSearchRequest(q: string | null, category: string | null, limit: number): SearchRequest {
+export function buildSearchRequest(q: string | null, limit: number): SearchRequest {
   return {
     clauses: q ? buildClauses(q) : [],
-    category,
     limit,
     k1: RANKING.k1,
     pq: RANKING.prefixQuality,
     fq: RANKING.fuzzyQuality,
     tolerance: RANKING.tolerance,
-    common: COMMON_TERM_POSTINGS,
-    top: bestPostingsRead(limit),
   };
 }
 
@@ -210,16 +194,13 @@ export interface ClauseInterpretation {
   via: Array<'exact' | 'prefix' | 'typo' | 'synonym' | 'bigrams'>;
 }
 
-type TermNote = Partial<Record<'exact' | 'prefix' | 'fuzzy', string[]>>;
-
-/** Reads the script's per-term notes back into one interpretation per clause. */
-export function interpret(clauses: Clause[], notesJson: string): ClauseInterpretation[] {
-  const notes = (notesJson && notesJson !== '{}' ? JSON.parse(notesJson) : []) as TermNote[][][];
+/** Reads the search's per-term notes (see SearchIndex.search) into one interpretation per clause. */
+export function interpret(clauses: Clause[], notes: SearchNotes): ClauseInterpretation[] {
   return clauses.map((clause, c) => {
     const matchedAs = new Set<string>();
     const via = new Set<ClauseInterpretation['via'][number]>();
     clause.alts.forEach((alt, a) => {
-      const altNotes = asArray(asArray(notes[c])[a]);
+      const altNotes = notes[c]?.[a] ?? [];
       const allMatched = alt.terms.length > 0 && alt.terms.every((_, t) => Object.keys(altNotes[t] ?? {}).length > 0);
       if (!allMatched) return;
       if (clause.synonyms) {
@@ -240,9 +221,4 @@ export function interpret(clauses: Clause[], notesJson: string): ClauseInterpret
     });
     return { input: clause.label, matchedAs: [...matchedAs], via: [...via] };
   });
-}
-
-/** cjson encodes empty Lua tables as {}; treat those as empty lists. */
-function asArray<T>(value: T[] | Record<string, never> | undefined): T[] {
-  return Array.isArray(value) ? value : [];
 }

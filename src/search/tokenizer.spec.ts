@@ -1,6 +1,6 @@
 import { bigrams, hanWords, indexTerms, latinTerms, stem } from './tokenizer';
 import { buildClauses, allowedEdits } from './search-query';
-import { deletionVariants } from './search-index.writer';
+import { termsWithinEdits } from './typo-terms';
 
 describe('tokenizer', () => {
   it('lower-cases, drops stop words and stems plurals', () => {
@@ -59,10 +59,41 @@ describe('query clauses', () => {
     expect(buildClauses('best vector database')[1].label).toBe('vector database');
   });
 
-  it('deletion variants reach one edit from 3 characters and two from 6', () => {
-    expect(deletionVariants('ab')).toEqual([]);
-    expect(deletionVariants('abc').sort()).toEqual(['ab', 'ac', 'bc']);
-    expect(deletionVariants('anthropic')).toEqual(expect.arrayContaining(['antropic', 'anthropc', 'atropic']));
+  it('finds the index terms within one or two edits of a word (insert, delete, substitute, swap)', () => {
+    const terms = ['anthropic', 'antropic', 'api', 'deepgram', 'deepseek', 'elevenlabs', 'gpt4o', 'open', 'openai', 'opinion', '语音'].sort();
+    const near = (word: string, edits: number) => termsWithinEdits(terms, word, edits).map((t) => `${t.term}:${t.edits}`).sort();
+    expect(near('antropic', 1)).toEqual(['anthropic:1']);
+    expect(near('anhtropic', 1)).toEqual(['anthropic:1', 'antropic:1']); // a swap of neighbours is one edit
+    expect(near('deepsek', 1)).toEqual(['deepseek:1']);
+    expect(near('elevnlabs', 2)).toEqual(['elevenlabs:1']);
+    expect(near('openia', 1)).toEqual(['openai:1']);
+    expect(near('opne', 1)).toEqual(['open:1']);
+    // The word itself is not a correction; terms with digits, Chinese and terms under 3 characters never are.
+    expect(near('openai', 2)).toEqual(['open:2']);
+    expect(near('gpt4a', 1)).toEqual([]);
+    expect(near('apx', 1)).toEqual(['api:1']);
+    expect(near('ap', 1)).toEqual(['api:1']);
+  });
+
+  it('finds the same terms as a scan of every term', () => {
+    const words = 'the quick brown fox jumps over lazy dogs while seven wizards quietly hex bright jovial zebras'.split(' ');
+    const terms = [...new Set([...words, ...words.map((w) => w.slice(1)), ...words.map((w) => `${w}s`), ...words.map((w) => w.replace(/[aeiou]/, 'y'))])].sort();
+    const osa = (a: string, b: string): number => {
+      const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+      for (let i = 1; i <= a.length; i++) {
+        for (let j = 1; j <= b.length; j++) {
+          d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+          if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+      }
+      return d[a.length][b.length];
+    };
+    for (const word of ['quick', 'qiuck', 'brwon', 'jumsp', 'wizard', 'zebra', 'lazzy', 'bright', 'xx']) {
+      for (const edits of [1, 2]) {
+        const expected = terms.filter((t) => t.length >= 3 && /^[a-z]+$/.test(t) && osa(word, t) > 0 && osa(word, t) <= edits).sort();
+        expect(termsWithinEdits(terms, word, edits).map((t) => t.term).sort()).toEqual(expected);
+      }
+    }
   });
 });
 

@@ -3,10 +3,10 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
-import { createApp, startProjector } from '../../src/bootstrap';
-import { CatalogImportService, ImportReport } from '../../src/catalog/catalog-import.service';
+import { CommandBus } from '@nestjs/cqrs';
+import { createApp } from '../../src/bootstrap';
 import { AppConfig } from '../../src/config/app-config';
-import { ProjectionRunner } from '../../src/projections/projection-runner.service';
+import { ImportCatalogCommand, ImportReport } from '../../src/import/import-catalog.command';
 import { deleteMatching } from '../../src/redis/delete-matching';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -42,7 +42,6 @@ export async function startService(label: string, overrides: Record<string, stri
   const config = testConfig(namespace, overrides);
   const app = await createApp(config);
   await app.init();
-  startProjector(app, config);
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   return {
@@ -50,9 +49,8 @@ export async function startService(label: string, overrides: Record<string, stri
     config,
     namespace,
     baseUrl: `http://127.0.0.1:${address.port}`,
-    ingest: (paths, actor = 'test') => app.get(CatalogImportService).import(paths, { actor }),
+    ingest: (paths, actor = 'test') => app.get(CommandBus).execute(new ImportCatalogCommand(paths, actor)),
     close: async () => {
-      await app.get(ProjectionRunner).stop();
       await app.close();
       await dropNamespace(namespace);
     },

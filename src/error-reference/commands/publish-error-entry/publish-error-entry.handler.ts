@@ -1,20 +1,15 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { CommandResult, CommandRunner } from '../../../event-store/command-runner';
-import { errorEntryId } from '../../error-entry.document';
 import { errorEntryAggregate } from '../../error-entry.aggregate';
+import { errorEntryId } from '../../error-entry.document';
 import { PublishErrorEntryCommand } from './publish-error-entry.command';
 
+/** Publishes or revises an error entry: expected version, the digest shortcut and dry runs (see CommandRunner.publish). */
 @CommandHandler(PublishErrorEntryCommand)
 export class PublishErrorEntryHandler implements ICommandHandler<PublishErrorEntryCommand, CommandResult> {
   constructor(private readonly runner: CommandRunner) {}
 
-  execute({ entry, actor, baseVersion, contentDigest }: PublishErrorEntryCommand): Promise<CommandResult> {
-    return this.runner.run(
-      errorEntryAggregate,
-      errorEntryId(entry),
-      (state) => errorEntryAggregate.decidePublish(state, entry, baseVersion, contentDigest),
-      actor,
-      baseVersion === 0,
-    );
+  execute({ entry, options }: PublishErrorEntryCommand): Promise<CommandResult> {
+    return this.runner.publish(errorEntryAggregate, errorEntryId(entry), entry, options);
   }
 }

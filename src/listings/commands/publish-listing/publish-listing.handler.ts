@@ -3,17 +3,12 @@ import { CommandResult, CommandRunner } from '../../../event-store/command-runne
 import { listingAggregate } from '../../listing.aggregate';
 import { PublishListingCommand } from './publish-listing.command';
 
+/** Publishes or revises a listing: expected version, the digest shortcut and dry runs (see CommandRunner.publish). */
 @CommandHandler(PublishListingCommand)
 export class PublishListingHandler implements ICommandHandler<PublishListingCommand, CommandResult> {
   constructor(private readonly runner: CommandRunner) {}
 
-  execute({ listing, actor, baseVersion, contentDigest }: PublishListingCommand): Promise<CommandResult> {
-    return this.runner.run(
-      listingAggregate,
-      listing.slug,
-      (state) => listingAggregate.decidePublish(state, listing, baseVersion, contentDigest),
-      actor,
-      baseVersion === 0,
-    );
+  execute({ listing, options }: PublishListingCommand): Promise<CommandResult> {
+    return this.runner.publish(listingAggregate, listing.slug, listing, options);
   }
 }

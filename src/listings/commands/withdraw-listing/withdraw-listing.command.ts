@@ -1,8 +1,13 @@
+import { Command } from '@nestjs/cqrs';
+import type { CommandResult } from '../../../event-store/command-runner';
+
 /** Take a listing out of the directory. Withdrawing an unknown or withdrawn listing reports not-found. */
-export class WithdrawListingCommand {
+export class WithdrawListingCommand extends Command<CommandResult> {
   constructor(
     readonly slug: string,
     readonly actor: string,
     readonly reason: string | null = null,
-  ) {}
+  ) {
+    super();
+  }
 }

@@ -1,0 +1,36 @@
+import { UnknownEventTypeError } from '../event-store/document-aggregate';
+import type { EventEnvelope } from '../event-store/event-envelope';
+import { ERROR_ENTRY_AGGREGATE, errorEntryAggregate } from '../error-reference/error-entry.aggregate';
+import type { ErrorEntryDocument } from '../error-reference/error-entry.document';
+import { LISTING_AGGREGATE, listingAggregate } from '../listings/listing.aggregate';
+import type { ListingDocument } from '../listings/listing.document';
+
+/** An event (its envelope, and its position in the log when read back). */
+export type CatalogEvent = Pick<EventEnvelope, 'type' | 'aggregateType' | 'aggregateId' | 'data'> & { position?: string };
+
+/** What a batch of events leaves behind, per aggregate: the final document, or null when withdrawn. */
+export interface CatalogChanges {
+  listings: Map<string, ListingDocument | null>;
+  errors: Map<string, ErrorEntryDocument | null>;
+}
+
+/** Folds events, oldest first, into the final document of each aggregate they touch (see DocumentAggregate.documentAfter). */
+export function foldCatalogEvents(events: Iterable<CatalogEvent>, into: CatalogChanges = emptyChanges()): CatalogChanges {
+  for (const event of events) {
+    switch (event.aggregateType) {
+      case LISTING_AGGREGATE:
+        into.listings.set(event.aggregateId, listingAggregate.documentAfter(event));
+        break;
+      case ERROR_ENTRY_AGGREGATE:
+        into.errors.set(event.aggregateId, errorEntryAggregate.documentAfter(event));
+        break;
+      default:
+        throw new UnknownEventTypeError(event.aggregateType, event.type, event.position);
+    }
+  }
+  return into;
+}
+
+export function emptyChanges(): CatalogChanges {
+  return { listings: new Map(), errors: new Map() };
+}

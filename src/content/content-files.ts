@@ -1,0 +1,206 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, extname, join } from 'node:path';
+import { parse } from 'yaml';
+import { documentDigest } from '../event-store/content-digest';
+import { ErrorEntryDocument, errorEntryId, parseErrorEntry } from '../error-reference/error-entry.document';
+import { ListingDocument, parseListing } from '../listings/listing.document';
+import type { CategoryCatalog } from '../catalog/category-catalog';
+
+/** A problem with an editor's file, reported as `file: field: reason`. */
+export interface ContentProblem {
+  file: string;
+  field: string;
+  reason: string;
+}
+
+export interface LoadedListing {
+  file: string;
+  listing: ListingDocument;
+  /** documentDigest of the listing (worked out where the file was read: on a reading thread in bulk). */
+  digest: string;
+}
+export interface LoadedErrorEntry {
+  file: string;
+  id: string;
+  entry: ErrorEntryDocument;
+  digest: string;
+}
+
+export interface LoadedContent {
+  listings: LoadedListing[];
+  errorEntries: LoadedErrorEntry[];
+  problems: ContentProblem[];
+}
+
+const CONTENT_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
+/** Files in a content folder that are not listings or error entries. */
+const NOT_CONTENT = new Set(['categories.yaml', 'categories.yml', 'categories.json', 'package.json']);
+
+export function formatProblem(problem: ContentProblem): string {
+  return `${problem.file}: ${problem.field}: ${problem.reason}`;
+}
+
+/** Every content file under the given files and folders, sorted, each once. */
+export function collectFiles(paths: string[]): { files: string[]; problems: ContentProblem[] } {
+  const files = new Set<string>();
+  const problems: ContentProblem[] = [];
+  const visitFolder = (folder: string) => {
+    // Entry types come with the listing: no stat per file (100,000 of them cost half a second).
+    const entries = readdirSync(folder, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const entry of entries) {
+      if (entry.name.startsWith('.')) continue;
+      const path = join(folder, entry.name);
+      if (entry.isDirectory()) visitFolder(path);
+      else if (entry.isSymbolicLink()) visit(path, false);
+      else if (entry.isFile() && isContentFile(path, false)) files.add(path);
+    }
+  };
+  const visit = (path: string, explicit: boolean) => {
+    let stats;
+    try {
+      stats = statSync(path);
+    } catch {
+      problems.push({ file: path, field: '(file)', reason: 'does not exist' });
+      return;
+    }
+    if (stats.isDirectory()) visitFolder(path);
+    else if (isContentFile(path, explicit)) files.add(path);
+    else if (explicit) problems.push({ file: path, field: '(file)', reason: 'must be a .yaml, .yml or .json file' });
+  };
+  for (const path of paths) visit(path, true);
+  return { files: [...files].sort(), problems };
+}
+
+/** Content by its extension; the files of NOT_CONTENT count only when named on the command line. */
+function isContentFile(path: string, explicit: boolean): boolean {
+  return CONTENT_EXTENSIONS.has(extname(path)) && (explicit || !NOT_CONTENT.has(basename(path)));
+}
+
+/** One file read and validated on its own (the rules that need other files come after, in assemble). */
+export interface FileReading {
+  file: string;
+  /** The slug a listing file claims, valid or not (so one bad file is reported once, not as a broken reference too). */
+  slug?: string;
+  listing?: ListingDocument;
+  errorEntry?: { id: string; entry: ErrorEntryDocument };
+  /** documentDigest of the valid listing or error entry. */
+  digest?: string;
+  problems: ContentProblem[];
+}
+
+export function readContentFile(file: string): FileReading {
+  let plain: unknown;
+  try {
+    const text = readFileSync(file, 'utf8');
+    plain = extname(file) === '.json' ? JSON.parse(text) : parse(text);
+  } catch (error) {
+    const reason = `not valid ${extname(file) === '.json' ? 'JSON' : 'YAML'}: ${(error as Error).message.split('\n')[0]}`;
+    return { file, problems: [{ file, field: '(file)', reason }] };
+  }
+  if (extname(file) !== '.json' && containsItself(plain)) {
+    return { file, problems: [{ file, field: '(document)', reason: 'contains itself (a YAML alias inside its own anchor)' }] };
+  }
+  const record = (plain && typeof plain === 'object' ? plain : {}) as Record<string, unknown>;
+  if ('slug' in record) {
+    const { listing, problems } = parseListing(plain);
+    return {
+      file,
+      slug: typeof record.slug === 'string' ? record.slug : undefined,
+      listing,
+      digest: listing && documentDigest(listing),
+      problems: problems.map((p) => ({ file, ...p })),
+    };
+  }
+  if ('provider' in record || 'status' in record) {
+    const { entry, problems } = parseErrorEntry(plain);
+    return {
+      file,
+      errorEntry: entry && { id: errorEntryId(entry), entry },
+      digest: entry && documentDigest(entry),
+      problems: problems.map((p) => ({ file, ...p })),
+    };
+  }
+  return { file, problems: [{ file, field: '(document)', reason: 'is neither a listing (no `slug`) nor an error entry (no `provider` and `status`)' }] };
+}
+
+/** Whether a parsed value holds itself somewhere inside (YAML aliases can do that; JSON cannot): validating it would never end. */
+function containsItself(value: unknown, inside = new Set<object>()): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  if (inside.has(value)) return true;
+  inside.add(value);
+  for (const item of Object.values(value)) if (containsItself(item, inside)) return true;
+  inside.delete(value);
+  return false;
+}
+
+/**
+ * Reads and validates every file: each is a listing (has `slug`) or an error entry (has `provider` and
+ * `status`). Cross-file rules: no slug or entry twice, known categories, and references (similar APIs,
+ * error providers) to listings that exist in these files or, as `publishedAmong` says, in the directory.
+ */
+export async function loadContent(
+  paths: string[],
+  categories: CategoryCatalog,
+  publishedAmong: (slugs: string[]) => Promise<Set<string>> = async () => new Set(),
+): Promise<LoadedContent> {
+  const { files, problems } = collectFiles(paths);
+  return assembleContent(files.map(readContentFile), problems, categories, publishedAmong);
+}
+
+/**
+ * The cross-file rules over files read one by one (see loadContent): references to listings that are in
+ * none of the files are looked up with `publishedAmong` (the event store), all in one call.
+ */
+export async function assembleContent(
+  readings: FileReading[],
+  problems: ContentProblem[],
+  categories: CategoryCatalog,
+  publishedAmong: (slugs: string[]) => Promise<Set<string>>,
+): Promise<LoadedContent> {
+  const inFiles = new Set(readings.map((r) => r.slug).filter((slug): slug is string => slug !== undefined));
+  const referenced = new Set<string>();
+  for (const { listing, errorEntry } of readings) {
+    for (const slug of listing?.similarApis ?? []) if (!inFiles.has(slug)) referenced.add(slug);
+    if (errorEntry && !inFiles.has(errorEntry.entry.provider)) referenced.add(errorEntry.entry.provider);
+  }
+  const published = referenced.size > 0 ? await publishedAmong([...referenced]) : new Set<string>();
+  return assemble(readings, problems, categories, published);
+}
+
+/** The cross-file rules over files read and validated one by one (in the order of the files). */
+function assemble(readings: FileReading[], problems: ContentProblem[], categories: CategoryCatalog, published: Set<string>): LoadedContent {
+  const listings: LoadedListing[] = [];
+  const errorEntries: LoadedErrorEntry[] = [];
+  const slugsInFiles = new Set<string>();
+  for (const reading of readings) {
+    problems.push(...reading.problems);
+    if (reading.slug !== undefined) slugsInFiles.add(reading.slug);
+    if (reading.listing) listings.push({ file: reading.file, listing: reading.listing, digest: reading.digest! });
+    if (reading.errorEntry) errorEntries.push({ file: reading.file, ...reading.errorEntry, digest: reading.digest! });
+  }
+
+  const slugFiles = new Map<string, string>();
+  for (const { file, listing } of listings) {
+    const other = slugFiles.get(listing.slug);
+    if (other) problems.push({ file, field: 'slug', reason: `'${listing.slug}' is also the slug of ${other}` });
+    else slugFiles.set(listing.slug, file);
+    if (!categories.has(listing.category)) {
+      problems.push({ file, field: 'category', reason: `unknown category '${listing.category}' (known: ${categories.all.map((c) => c.slug).join(', ')})` });
+    }
+  }
+  const exists = (slug: string) => slugsInFiles.has(slug) || published.has(slug);
+  for (const { file, listing } of listings) {
+    listing.similarApis.forEach((slug, i) => {
+      if (slug === listing.slug) problems.push({ file, field: `similarApis.${i}`, reason: 'a listing is not similar to itself' });
+      else if (!exists(slug)) problems.push({ file, field: `similarApis.${i}`, reason: `no listing '${slug}'` });
+    });
+  }
+  const entryFiles = new Map<string, string>();
+  for (const { file, id, entry } of errorEntries) {
+    const other = entryFiles.get(id);
+    if (other) problems.push({ file, field: 'title', reason: `entry '${id}' is also in ${other}` });
+    else entryFiles.set(id, file);
+    if (!exists(entry.provider)) problems.push({ file, field: 'provider', reason: `no listing '${entry.provider}'` });
+  }
+  return { listings, errorEntries, problems };
+}

@@ -1,0 +1,36 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiProblem, sendProblem } from './problem';
+
+/**
+ * Every error that reaches Nest becomes a problem document (registered once, as APP_FILTER). Problems
+ * thrown by query handlers go out as they are; unknown routes are 404, an unreachable store is 503 (retry
+ * later), anything unexpected is 500 and logged.
+ */
+@Catch()
+export class ProblemFilter implements ExceptionFilter {
+  private readonly logger = new Logger('api');
+
+  catch(error: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    sendProblem(reply, request.url, this.toProblem(error, request));
+  }
+
+  private toProblem(error: unknown, request: FastifyRequest): ApiProblem {
+    if (error instanceof ApiProblem) return error;
+    if (error instanceof HttpException) {
+      const status = error.getStatus();
+      if (status === 404) return new ApiProblem(404, 'not-found', 'Not found', `no route ${request.method} ${request.url.split('?')[0]}`);
+      return new ApiProblem(status, `http-${status}`, error.message, error.message);
+    }
+    const message = (error as Error)?.message ?? String(error);
+    if ((error as Error)?.name === 'MaxRetriesPerRequestError' || /ECONNREFUSED|connection is closed|max retries per request|ETIMEDOUT|CLUSTERDOWN|LOADING|stream isn't writeable/i.test(message)) {
+      this.logger.error(`store unavailable on ${request.method} ${request.url}: ${message}`);
+      return new ApiProblem(503, 'store-unavailable', 'Service unavailable', 'the directory store is unreachable; retry shortly');
+    }
+    this.logger.error(`unexpected error on ${request.method} ${request.url}: ${(error as Error)?.stack ?? message}`);
+    return new ApiProblem(500, 'internal', 'Internal error', 'an unexpected error occurred; it has been logged');
+  }
+}

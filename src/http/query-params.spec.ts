@@ -1,0 +1,27 @@
+import { ApiProblem } from './problem';
+import { parseIds } from '../tools/compare/compare-params';
+import { parseLimit, single } from './query-params';
+
+describe('query parameters', () => {
+  it('limit: default 20, clamp to 100, 400 for non-integers and values below 1', () => {
+    expect(parseLimit(undefined)).toBe(20);
+    expect(parseLimit('7')).toBe(7);
+    expect(parseLimit('100')).toBe(100);
+    expect(parseLimit('101')).toBe(100);
+    for (const bad of ['abc', '0', '-1', '1.5', '1e2', '0x10']) {
+      expect(() => parseLimit(bad)).toThrow(ApiProblem);
+    }
+  });
+
+  it('ids: 2 to 10 distinct slugs, case and blanks ignored', () => {
+    expect(parseIds('a, B ,a,c')).toEqual(['a', 'b', 'c']);
+    expect(() => parseIds(undefined)).toThrow(/required/);
+    expect(() => parseIds('a,a')).toThrow(/2 to 10/);
+    expect(() => parseIds(Array.from({ length: 11 }, (_, i) => `s${i}`).join(','))).toThrow(/2 to 10/);
+  });
+
+  it('a parameter given twice is an error', () => {
+    expect(() => single({ q: ['a', 'b'] }, 'q')).toThrow(/once/);
+    expect(single({ q: 'a' }, 'q')).toBe('a');
+  });
+});

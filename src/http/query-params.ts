@@ -1,0 +1,33 @@
+import { badRequest } from './problem';
+
+/** Parameters every read shares, checked by hand on the hot path (no reflection, no class instances). */
+export const DEFAULT_LIMIT = 20;
+export const MAX_LIMIT = 100;
+
+/** A request's query parameters as Fastify parses them. */
+export type QueryParams = Record<string, string | string[] | undefined>;
+
+/** A parameter given at most once, as a string (or undefined). */
+export function single(query: QueryParams, name: string): string | undefined {
+  const value = query[name];
+  if (Array.isArray(value)) throw badRequest(`'${name}' must be given once`, { parameter: name });
+  return value;
+}
+
+/** `limit`: default 20; a non-integer or a value below 1 is an error; above 100 is clamped to 100. */
+export function parseLimit(raw: string | undefined): number {
+  if (raw === undefined || raw === '') return DEFAULT_LIMIT;
+  if (!/^\d{1,9}$/.test(raw.trim())) {
+    throw badRequest(`'limit' must be a whole number from 1 to ${MAX_LIMIT}, got '${raw}'`, { parameter: 'limit' });
+  }
+  const limit = Number(raw.trim());
+  if (limit < 1) throw badRequest(`'limit' must be at least 1, got ${limit}`, { parameter: 'limit' });
+  return Math.min(limit, MAX_LIMIT);
+}
+
+/** `category`: a category slug, any case; an unknown one finds nothing (it is not an error). */
+export function parseCategory(raw: string | undefined): string | null {
+  const category = raw?.trim().toLowerCase() ?? '';
+  return category === '' ? null : category;
+}
+

@@ -1,0 +1,315 @@
+import { ENCODINGS, MIN_COMPRESSED_BYTES } from '../http/compression';
+import { DEFAULT_LIMIT, MAX_LIMIT } from '../http/query-params';
+import { LISTING_STATUSES } from '../listings/listing.document';
+import { SEARCH_FIELDS } from '../search/search-fields';
+import { MAX_COMPARE, MIN_COMPARE } from '../tools/compare/compare-params';
+import { MAX_QUERY_LENGTH } from '../tools/search/search-params';
+
+/**
+ * The OpenAPI 3.0.0 description of the read API, version 1.0.0. Written by hand because it is the
+ * contract: it says exactly what the handlers send (nullable facts, problem documents, limits), and the
+ * end-to-end tests check every response against these schemas.
+ */
+const str = { type: 'string' };
+const nullableStr = { type: 'string', nullable: true };
+const strList = { type: 'array', items: str };
+const int = { type: 'integer' };
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: object) => ({ 'application/json': { schema } });
+const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: ref('Problem') } } });
+const cached = {
+  ETag: {
+    description:
+      'Entity tag of the body; send it back in If-None-Match, with the same Accept-Encoding, to get 304. A compressed ' +
+      'response carries a weak tag of its own for its coding (W/"<tag>-br", W/"<tag>-gzip").',
+    schema: str,
+  },
+  'Cache-Control': { description: 'public, max-age=60, stale-while-revalidate=60', schema: str },
+  Vary: { description: 'Accept-Encoding: the body is sent compressed or not depending on it.', schema: str },
+  'Content-Encoding': {
+    description: `br or gzip when the client accepts it (Accept-Encoding as RFC 9110 reads it: weights, q=0 refuses, * for codings not listed; br on a tie) and the body is ${MIN_COMPRESSED_BYTES} bytes or more; absent otherwise.`,
+    schema: { type: 'string', enum: [...ENCODINGS] },
+  },
+};
+const ok = (description: string, schema: object) => ({ description, headers: cached, content: json(schema) });
+const notModified = { description: 'Not modified: the If-None-Match tag still matches.' };
+const unavailable = problem('The directory store is unreachable; retry shortly.');
+const object = (properties: Record<string, object>, extra: object = {}) => ({
+  type: 'object',
+  required: Object.keys(properties),
+  properties,
+  ...extra,
+});
+
+const summaryProperties = {
+  slug: str,
+  name: str,
+  nameCn: str,
+  category: str,
+  categoryCn: nullableStr,
+  description: str,
+  descriptionCn: str,
+  pricing: str,
+  popularity: { type: 'integer', minimum: 0, maximum: 100 },
+  status: { type: 'string', enum: [...LISTING_STATUSES] },
+  website: { type: 'string', format: 'uri' },
+  docsUrl: { type: 'string', format: 'uri' },
+  auth: strList,
+  tags: strList,
+  sponsored: { type: 'boolean', description: 'Paid placement. Never changes search rank.' },
+};
+
+export const OPENAPI_DOCUMENT = {
+  openapi: '3.0.0',
+  info: {
+    title: 'API Directory',
+    version: '1.0.0',
+    description:
+      'A read-only directory of third-party web APIs (chiefly AI, language-model and cloud APIs) for agents and developers: ' +
+      'search, compare, read a full listing, list categories, and look up common provider errors. Content is bilingual ' +
+      '(English and Chinese). No authentication is required; every operation is a GET. Errors are RFC 9457 problem ' +
+      'documents (application/problem+json) that also carry `success: false` and `error`. Responses of ' +
+      `${MIN_COMPRESSED_BYTES} bytes or more are compressed with brotli or gzip when the request accepts it (Accept-Encoding), ` +
+      'each coding under a weak ETag of its own.',
+  },
+  servers: [{ url: '/' }],
+  tags: [{ name: 'tools' }, { name: 'errors' }],
+  paths: {
+    '/api/v1/tools/search': {
+      get: {
+        operationId: 'searchTools',
+        tags: ['tools'],
+        summary: 'Search listings by topic, name or category',
+        description:
+          'Ranked full-text search over name and slug, tags, category names, descriptions (English and Chinese) ' +
+          'and features (not usage tips). `q` and `category` combine, each narrowing the result. Listings matching all query ' +
+          'terms rank above listings matching some; popularity only breaks ties. Without `q` the listings of the category ' +
+          '(or all) are returned by popularity. An unknown category gives an empty result, not an error.',
+        parameters: [
+          { name: 'q', in: 'query', required: false, description: `Free text, at most ${MAX_QUERY_LENGTH} characters.`, schema: { type: 'string', maxLength: MAX_QUERY_LENGTH } },
+          { name: 'category', in: 'query', required: false, description: 'A category slug (see getCategories).', schema: str },
+          {
+            name: 'limit',
+            in: 'query',
+            required: false,
+            description: `Maximum number of results: default ${DEFAULT_LIMIT}; values above ${MAX_LIMIT} are clamped to ${MAX_LIMIT} (the applied value is echoed); a non-integer or a value below 1 is a 400.`,
+            schema: { type: 'integer', minimum: 1, default: DEFAULT_LIMIT },
+          },
+        ],
+        responses: {
+          200: ok('Search results, best first.', ref('SearchResponse')),
+          304: notModified,
+          400: problem('A parameter is malformed (non-integer or non-positive limit, q too long, a parameter given twice).'),
+          503: unavailable,
+        },
+      },
+    },
+    '/api/v1/tools/compare': {
+      get: {
+        operationId: 'compareTools',
+        tags: ['tools'],
+        summary: 'Compare several listings side by side',
+        description: `\`ids\` holds ${MIN_COMPARE} to ${MAX_COMPARE} distinct comma-separated slugs. Unknown slugs are listed in \`notFound\`, never dropped silently; when none is found the answer is 404.`,
+        parameters: [{ name: 'ids', in: 'query', required: true, description: 'Comma-separated tool slugs, e.g. openai,anthropic.', schema: str }],
+        responses: {
+          200: ok('One row per found tool, with the same keys for every tool (null where a fact is unknown).', ref('CompareResponse')),
+          304: notModified,
+          400: problem(`\`ids\` missing, or fewer than ${MIN_COMPARE} or more than ${MAX_COMPARE} distinct slugs.`),
+          404: problem('None of the requested slugs is in the directory (the body lists them in `notFound`).'),
+          503: unavailable,
+        },
+      },
+    },
+    '/api/v1/tools/categories': {
+      get: {
+        operationId: 'getCategories',
+        tags: ['tools'],
+        summary: 'List categories with their number of listings',
+        responses: { 200: ok('Every category, with live counts.', ref('CategoriesResponse')), 304: notModified, 503: unavailable },
+      },
+    },
+    '/api/v1/tools/{slug}': {
+      get: {
+        operationId: 'getToolDetail',
+        tags: ['tools'],
+        summary: 'The complete specification of one listing',
+        description: 'All fields of the listing with code examples, similar APIs, a pricing comparison with four other listings, and the provider\'s entries of the error reference. `categories`, `search` and `compare` are routes, never slugs.',
+        parameters: [{ name: 'slug', in: 'path', required: true, schema: { type: 'string', pattern: '^[a-z0-9]+(-[a-z0-9]+)*$' } }],
+        responses: {
+          200: ok('The listing.', ref('ToolDetailResponse')),
+          304: notModified,
+          404: problem('No listing has this slug.'),
+          503: unavailable,
+        },
+      },
+    },
+    '/api/v1/errors': {
+      get: {
+        operationId: 'listErrorReference',
+        tags: ['errors'],
+        summary: 'The published reference of common provider errors',
+        parameters: [
+          { name: 'provider', in: 'query', required: false, description: 'A listing slug, e.g. openai.', schema: str },
+          { name: 'status', in: 'query', required: false, description: 'An HTTP status code.', schema: { type: 'integer', minimum: 100, maximum: 599 } },
+        ],
+        responses: {
+          200: ok('Entries sorted by provider, status and title.', ref('ErrorsResponse')),
+          304: notModified,
+          400: problem('`status` is not an HTTP status code.'),
+          503: unavailable,
+        },
+      },
+    },
+  },
+  components: {
+    schemas: {
+      Problem: object(
+        {
+          success: { type: 'boolean', enum: [false] },
+          error: str,
+          type: { type: 'string', format: 'uri' },
+          title: str,
+          status: int,
+          detail: str,
+          instance: str,
+        },
+        { additionalProperties: true, description: 'RFC 9457 problem document; may carry `parameter`, `slug` or `notFound`.' },
+      ),
+      ToolSummary: object(summaryProperties, { additionalProperties: false }),
+      SearchResult: object(
+        {
+          ...summaryProperties,
+          score: { type: 'number', description: 'Relevance score (0 when browsing without q).' },
+          matched: {
+            type: 'array',
+            items: { type: 'string', enum: SEARCH_FIELDS.map((f) => f.name) },
+            description: 'Fields where the query matched.',
+          },
+        },
+        { additionalProperties: false },
+      ),
+      SearchResponse: object({
+        success: { type: 'boolean', enum: [true] },
+        total: { type: 'integer', description: 'Number of matching listings before limit (exact).' },
+        returned: int,
+        query: nullableStr,
+        category: nullableStr,
+        limit: { type: 'integer', description: 'The limit applied (after clamping).' },
+        terms: { ...strList, description: 'The terms searched for, after synonyms, typo corrections and prefix completion.' },
+        interpretation: {
+          type: 'array',
+          description: 'How each part of the query was understood, in query order.',
+          items: object(
+            {
+              input: { type: 'string', description: 'A word or phrase of the query (normalised).' },
+              matchedAs: { ...strList, description: 'What it matched in the index: the word, its corrections or completions, or synonym phrases.' },
+              via: { type: 'array', items: { type: 'string', enum: ['exact', 'prefix', 'typo', 'synonym', 'bigrams'] } },
+            },
+            { additionalProperties: false },
+          ),
+        },
+        results: { type: 'array', items: ref('SearchResult') },
+        _links: ref('Links'),
+      }),
+      CodeExample: object({ label: str, language: str, code: str }, { additionalProperties: false }),
+      SimilarApi: object(
+        { slug: str, name: str, nameCn: str, popularity: int, description: str, descriptionCn: str },
+        { additionalProperties: false },
+      ),
+      PricingComparisonRow: object({ slug: str, name: str, pricing: str, auth: strList, popularity: int }, { additionalProperties: false }),
+      ToolErrorEntry: object(
+        { status: int, title: str, titleCn: str, cause: str, causeCn: str, fix: str, fixCn: str, curlExample: nullableStr },
+        { additionalProperties: false },
+      ),
+      ToolDetail: object(
+        {
+          ...summaryProperties,
+          rateLimit: nullableStr,
+          latency: nullableStr,
+          maxTokens: { ...nullableStr, description: 'Largest context; null where the API has none.' },
+          endpoints: {
+            type: 'array',
+            items: { type: 'string', pattern: '^https://', description: 'Absolute URL; path placeholders such as {id} are left as written.' },
+          },
+          sdks: strList,
+          features: strList,
+          usageTips: strList,
+          codeExamples: { type: 'array', items: ref('CodeExample') },
+          lastUpdated: { type: 'string', format: 'date' },
+          similarApis: { type: 'array', items: ref('SimilarApi') },
+          pricingComparison: { type: 'array', items: ref('PricingComparisonRow'), maxItems: 4 },
+          errors: { type: 'array', items: ref('ToolErrorEntry') },
+        },
+        { additionalProperties: false },
+      ),
+      ToolDetailResponse: object({ success: { type: 'boolean', enum: [true] }, tool: ref('ToolDetail'), _links: ref('Links') }),
+      ComparisonRow: object(
+        {
+          slug: str,
+          name: str,
+          nameCn: str,
+          category: str,
+          categoryCn: nullableStr,
+          description: str,
+          descriptionCn: str,
+          website: str,
+          docsUrl: str,
+          pricing: nullableStr,
+          auth: strList,
+          rateLimit: nullableStr,
+          latency: nullableStr,
+          maxTokens: nullableStr,
+          popularity: int,
+          endpoints: strList,
+          sdks: strList,
+          features: strList,
+          status: { type: 'string', enum: [...LISTING_STATUSES] },
+          sponsored: { type: 'boolean' },
+          tags: strList,
+          lastUpdated: { type: 'string', format: 'date' },
+        },
+        { additionalProperties: false },
+      ),
+      CompareResponse: object({
+        success: { type: 'boolean', enum: [true] },
+        total: int,
+        compared: { type: 'array', items: ref('ComparisonRow') },
+        notFound: { ...strList, description: 'Requested slugs that are not in the directory.' },
+        _links: ref('Links'),
+      }),
+      Category: object({ slug: str, name: str, nameCn: str, count: { type: 'integer', minimum: 0 } }, { additionalProperties: false }),
+      CategoriesResponse: object({
+        success: { type: 'boolean', enum: [true] },
+        total: { type: 'integer', description: 'Number of categories.' },
+        totalListings: { type: 'integer', description: 'Sum of the counts.' },
+        categories: { type: 'array', items: ref('Category') },
+        _links: ref('Links'),
+      }),
+      ErrorEntry: object(
+        {
+          id: str,
+          status: int,
+          provider: str,
+          providerName: nullableStr,
+          title: str,
+          titleCn: str,
+          cause: str,
+          causeCn: str,
+          fix: str,
+          fixCn: str,
+          curlExample: nullableStr,
+        },
+        { additionalProperties: false },
+      ),
+      ErrorsResponse: object({
+        success: { type: 'boolean', enum: [true] },
+        total: int,
+        provider: nullableStr,
+        status: { type: 'integer', nullable: true },
+        errors: { type: 'array', items: ref('ErrorEntry') },
+        _links: ref('Links'),
+      }),
+      Links: { type: 'object', additionalProperties: { oneOf: [str, strList] }, description: 'Related resources.' },
+    },
+  },
+};

@@ -1,0 +1,80 @@
+import { foldCatalogEvents } from '../catalog/catalog-events';
+import type { CategoryCatalog } from '../catalog/category-catalog';
+import { comparePositions, EventStore } from '../event-store/event-store.service';
+import { renderSummary } from '../rendering/listing-views';
+import { IndexedListing, SearchIndex } from '../search/search-index';
+
+/** Events read from the log at a time. */
+const PAGE = 1000;
+
+/**
+ * This process's search index, kept at the position of the live read models: it reads the event log
+ * itself (every event carries its listing's whole document) and applies what each page of events leaves
+ * of each listing. The read models' checkpoint says how far to go, so a search agrees with the details
+ * served next to it.
+ */
+export class CatalogFollower {
+  private index = new SearchIndex();
+  private at = '0-0';
+  private loaded = false;
+  /** The catch-up under way: one at a time, in order. */
+  private turn: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly categories: CategoryCatalog,
+  ) {}
+
+  /** The index as of `position` (see catchUp). */
+  get current(): SearchIndex {
+    return this.index;
+  }
+
+  /** The last event applied. */
+  get position(): string {
+    return this.at;
+  }
+
+  /** Whether the index has caught up once (until then a search would find less than there is). */
+  get isLoaded(): boolean {
+    return this.loaded;
+  }
+
+  /**
+   * Applies the log up to `upTo` (the live read models' checkpoint; null: nothing is projected yet, the
+   * index is empty). Starts again from the beginning when the log no longer has the last event applied
+   * (the store was emptied and filled again) or `upTo` is behind it.
+   */
+  catchUp(upTo: string | null): Promise<void> {
+    const next = this.turn.then(() => this.run(upTo));
+    this.turn = next.catch(() => undefined);
+    return next;
+  }
+
+  private async run(upTo: string | null): Promise<void> {
+    if (upTo === null || upTo === '0-0') {
+      if (this.at !== '0-0') this.reset();
+      this.loaded = true;
+      return;
+    }
+    if (this.at !== '0-0' && (comparePositions(upTo, this.at) < 0 || !(await this.store.has(this.at)))) this.reset();
+    while (comparePositions(this.at, upTo) < 0) {
+      const events = await this.store.readAll(this.at, PAGE, upTo);
+      if (events.length === 0) break;
+      const { listings } = foldCatalogEvents(events);
+      const changes = new Map<string, IndexedListing | null>();
+      for (const [slug, listing] of listings) {
+        const category = listing ? this.categories.get(listing.category) : undefined;
+        changes.set(slug, listing && { listing, category, summary: renderSummary(listing, category) });
+      }
+      this.index.apply(changes);
+      this.at = events[events.length - 1].position;
+    }
+    this.loaded = true;
+  }
+
+  private reset(): void {
+    this.index = new SearchIndex();
+    this.at = '0-0';
+  }
+}

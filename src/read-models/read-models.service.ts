@@ -1,0 +1,241 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { CategoryCatalog } from '../catalog/category-catalog';
+import { AppConfig } from '../config/app-config';
+import { EventStore } from '../event-store/event-store.service';
+import type { ProjectionFailure } from '../projections/projection-runner.service';
+import { ReadModelChanges } from '../projections/read-model-changes';
+import { RedisClient, RedisConnection } from '../redis/redis-connection';
+import type { GenerationKeys } from '../redis/redis-keys';
+import { splitEtag, StoredBody } from '../rendering/stored-body';
+import type { SearchIndex } from '../search/search-index';
+import { CatalogFollower } from './catalog-follower';
+import { ReadCache } from './read-cache';
+
+
+/** What this process knows of the read models, kept up to date in the background (see status()). */
+export interface ReadModelsStatus {
+  /** When Redis last answered this process's check (ms since the epoch; 0: never). */
+  lastContact: number;
+  generation: number | null;
+  checkpoint: string | null;
+  /** Events of the log the live read models have not applied yet. */
+  lag: number;
+  /** Whether a projector holds the lease. */
+  projectorActive: boolean;
+  /** Set while the projector cannot go on. */
+  failure: ProjectionFailure | null;
+  /** Whether the search index has caught up with the read models at least once. */
+  searchReady: boolean;
+}
+
+/**
+ * The query side's access to the read models: the live generation in Redis (details, comparison rows,
+ * categories, the error reference) with this process's read cache in front, and the search index held in
+ * memory (see CatalogFollower).
+ *
+ * The read models change only when the projector commits a batch or a rebuild switches generations. Both
+ * publish on a channel (and tell this process's readers at once); every reader then brings its search
+ * index up to the new checkpoint and clears its cache. It also checks the live generation every second
+ * (READ_POLL_MS) in case a message was missed, and keeps what it learns (lag, failures) for /readyz.
+ */
+@Injectable()
+export class ReadModels implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger(ReadModels.name);
+  private generation: number | null = null;
+  private checkpoint: string | null = null;
+  private refreshCalls = 0;
+  private started: Promise<void> | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private subscriber: RedisClient | null = null;
+  private unsubscribe: (() => void) | null = null;
+  private known: Omit<ReadModelsStatus, 'searchReady'> = {
+    lastContact: 0,
+    generation: null,
+    checkpoint: null,
+    lag: 0,
+    projectorActive: false,
+    failure: null,
+  };
+  private lastRefreshError: string | null = null;
+  readonly cache: ReadCache;
+  private readonly follower: CatalogFollower;
+  private categoriesBody: StoredBody | null | undefined;
+  private errorList: string[] | undefined;
+  /** Bumped whenever the read models change: a value read under an older one is not kept. */
+  private epoch = 0;
+
+  constructor(
+    private readonly redis: RedisConnection,
+    private readonly config: AppConfig,
+    store: EventStore,
+    categories: CategoryCatalog,
+    private readonly changes: ReadModelChanges,
+  ) {
+    this.cache = new ReadCache({ enabled: config.readCache, responses: config.searchCacheSize, bytes: config.readCacheMb * 1024 * 1024 });
+    this.follower = new CatalogFollower(store, categories);
+  }
+
+  /** Keys of the live generation, or null when nothing has been projected yet. */
+  async keys(): Promise<GenerationKeys | null> {
+    await this.ready();
+    return this.generation === null ? null : this.redis.keys.generation(this.generation);
+  }
+
+  /** The body of GET /tools/{slug}, or null when there is no such listing. */
+  async detail(slug: string): Promise<StoredBody | null> {
+    await this.ready();
+    return this.cache.detail(slug, async () => {
+      const keys = await this.keys();
+      const stored = keys && (await this.redis.client.hget(keys.details, slug));
+      return stored ? splitEtag(stored) : null;
+    });
+  }
+
+  /** The body of GET /tools/categories, or null before anything is projected. */
+  async categories(): Promise<StoredBody | null> {
+    await this.ready();
+    if (this.categoriesBody !== undefined) return this.categoriesBody;
+    const epoch = this.epoch;
+    const keys = await this.keys();
+    const stored = keys && (await this.redis.client.get(keys.categoriesBody));
+    const value = stored ? splitEtag(stored) : null;
+    if (epoch === this.epoch && keys && this.config.readCache) this.categoriesBody = value;
+    return value;
+  }
+
+  /** Comparison rows of the given slugs, null for each one not in the directory. */
+  async comparisons(slugs: string[]): Promise<Array<string | null>> {
+    await this.ready();
+    return this.cache.rowsOf(slugs, async (missing) => {
+      const keys = await this.keys();
+      return keys ? this.redis.client.hmget(keys.comparisons, ...missing) : missing.map(() => null);
+    });
+  }
+
+  /** Every published error-reference entry, as served (JSON). */
+  async errorEntries(): Promise<string[]> {
+    await this.ready();
+    if (this.errorList) return this.errorList;
+    const epoch = this.epoch;
+    const keys = await this.keys();
+    const list = keys ? await this.redis.client.hvals(keys.errorEntries) : [];
+    if (epoch === this.epoch && keys && this.config.readCache) this.errorList = list;
+    return list;
+  }
+
+  /** The search index, once it has caught up with the read models (the first start waits for it). */
+  async searchIndex(): Promise<SearchIndex> {
+    await this.ready();
+    if (!this.follower.isLoaded) await this.follower.catchUp(this.checkpoint);
+    return this.follower.current;
+  }
+
+  /**
+   * A whole response built from the read models (search results, comparisons, error lists), kept until
+   * they change. `key` must identify the response completely (a canonical URL); `isEmpty` tells the
+   * answers that found nothing (kept apart, see ReadCache).
+   */
+  async response(key: string, build: () => Promise<StoredBody>, isEmpty?: (body: StoredBody) => boolean): Promise<StoredBody> {
+    await this.ready();
+    return this.cache.response(key, build, isEmpty);
+  }
+
+  /** What this process knows of the read models, without asking Redis (it checks every second). */
+  status(): ReadModelsStatus {
+    return { ...this.known, searchReady: this.follower.isLoaded };
+  }
+
+  /** Starts following the read models with the application, so /readyz knows before the first request. */
+  onApplicationBootstrap(): void {
+    this.ready().catch((error: Error) => this.refreshFailed(error));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    this.unsubscribe?.();
+  }
+
+  /** Starts once; a failed start (Redis down) is retried by the next request instead of kept. */
+  private ready(): Promise<void> {
+    this.started ??= this.begin().catch((error) => {
+      this.started = null;
+      throw error;
+    });
+    return this.started;
+  }
+
+  private async begin(): Promise<void> {
+    this.unsubscribe ??= this.changes.subscribe(() => this.refresh(true));
+    this.timer ??= setInterval(() => void this.refresh().catch((error) => this.refreshFailed(error as Error)), this.config.readPollMs);
+    this.timer.unref();
+    await this.refresh();
+    if (this.config.readCache && !this.subscriber) {
+      this.subscriber = this.redis.dedicatedClient();
+      this.subscriber.on('message', () => void this.refresh(true).catch((error) => this.refreshFailed(error as Error)));
+      await this.subscriber.subscribe(this.redis.keys.changesChannel).catch((error) => {
+        this.logger.warn(`no change notifications (${(error as Error).message}); checking every ${this.config.readPollMs} ms`);
+      });
+    }
+  }
+
+  /**
+   * Reads the live generation, its checkpoint and the projection's state; when the read models moved (or
+   * when told to), brings the search index up to them and clears the cache.
+   */
+  async refresh(force = false): Promise<void> {
+    const call = ++this.refreshCalls;
+    const keys = this.redis.keys;
+    const [current, failure, holder] = await this.redis.client.mget(keys.currentGeneration, keys.projectionFailure, keys.projectorLease);
+    const generation = current === null ? null : Number(current);
+    let checkpoint: string | null = null;
+    let lag = 0;
+    if (generation !== null) {
+      const live = keys.generation(generation);
+      const [[, stored], [, applied], [, length]] = (await this.redis.client
+        .pipeline()
+        .get(live.checkpoint)
+        .get(live.appliedEvents)
+        .xlen(keys.events)
+        .exec()) as Array<[Error | null, unknown]>;
+      checkpoint = (stored as string | null) ?? null;
+      lag = Math.max(0, Number(length ?? 0) - Number(applied ?? 0));
+    }
+    this.known = {
+      lastContact: Date.now(),
+      generation,
+      checkpoint,
+      lag,
+      projectorActive: holder !== null,
+      failure: failure ? (JSON.parse(failure) as ProjectionFailure) : null,
+    };
+    this.lastRefreshError = null;
+    if (call !== this.refreshCalls && !force) return; // a newer refresh started meanwhile: its answer wins
+    const moved = generation !== this.generation || checkpoint !== this.checkpoint;
+    if (!force && this.config.readCache && !moved && this.follower.isLoaded) return;
+    this.generation = generation;
+    this.checkpoint = checkpoint;
+    this.forget();
+    const caughtUp = this.follower.catchUp(checkpoint).then(() => {
+      // Search responses built while the index was catching up showed the old catalog.
+      this.forget();
+    });
+    // The first load (seconds for a large catalog) goes on in the background: details need no index.
+    if (this.follower.isLoaded) await caughtUp;
+    else caughtUp.catch((error: Error) => this.refreshFailed(error));
+  }
+
+  private refreshFailed(error: Error): void {
+    if (error.message === this.lastRefreshError) return;
+    this.lastRefreshError = error.message;
+    this.logger.warn(`cannot check the read models: ${error.message}`);
+  }
+
+  /** Forgets everything cached (the read models changed). */
+  private forget(): void {
+    this.cache.clear();
+    this.categoriesBody = undefined;
+    this.errorList = undefined;
+    this.epoch++;
+  }
+}

@@ -1,0 +1,127 @@
+import type { Category, CategoryCatalog } from '../catalog/category-catalog';
+import type { ErrorEntryDocument } from '../error-reference/error-entry.document';
+import type { ListingDocument } from '../listings/listing.document';
+import { CatalogState, COMPARISON_SIZE, ListingCard } from './catalog-state';
+import { withEtag } from './stored-body';
+
+export const API_PREFIX = '/api/v1';
+
+/** Fields of a search result, in the order they are sent (the result adds score and matched). */
+export const SUMMARY_FIELDS = [
+  'slug', 'name', 'nameCn', 'category', 'categoryCn', 'description', 'descriptionCn', 'pricing', 'popularity',
+  'status', 'website', 'docsUrl', 'auth', 'tags', 'sponsored',
+] as const;
+
+/** Fields of a comparison row: the same keys for every tool, null where a fact is unknown. */
+export const COMPARISON_FIELDS = [
+  'slug', 'name', 'nameCn', 'category', 'categoryCn', 'description', 'descriptionCn', 'website', 'docsUrl',
+  'pricing', 'auth', 'rateLimit', 'latency', 'maxTokens', 'popularity', 'endpoints', 'sdks', 'features',
+  'status', 'sponsored', 'tags', 'lastUpdated',
+] as const;
+
+/** Fields of the detail's `tool`, before what it shows of other documents. */
+const DETAIL_FIELDS = [
+  'slug', 'name', 'nameCn', 'category', 'categoryCn', 'description', 'descriptionCn', 'website', 'docsUrl',
+  'pricing', 'auth', 'rateLimit', 'latency', 'maxTokens', 'popularity', 'endpoints', 'sdks', 'features',
+  'usageTips', 'sponsored', 'codeExamples', 'tags', 'lastUpdated', 'status',
+] as const;
+
+export interface RenderedListing {
+  /** ETag + newline + body of GET /tools/{slug}. */
+  detail: string;
+  comparison: string;
+  /** Listings this detail shows or names (it is re-rendered when one of them changes or appears). */
+  uses: string[];
+  /** Category whose most popular listings filled the pricing comparison, if any. */
+  filledFrom: string | null;
+}
+
+/**
+ * Renders what the read models keep of one listing, ready to send: the detail document (with similar APIs,
+ * pricing comparison and the provider's error entries resolved from the rest of the catalog) and the
+ * comparison row.
+ */
+export function renderListing(listing: ListingDocument, state: CatalogState, categories: CategoryCatalog): RenderedListing {
+  const fields = withCategory(listing, categories.get(listing.category));
+  const { similar, compared, filledFrom, uses } = relatedListings(listing, state);
+  const tool = {
+    ...pick(fields, DETAIL_FIELDS),
+    similarApis: similar.map((c) => ({
+      slug: c.slug,
+      name: c.name,
+      nameCn: c.nameCn,
+      popularity: c.popularity,
+      description: c.description,
+      descriptionCn: c.descriptionCn,
+    })),
+    pricingComparison: compared.map((c) => ({ slug: c.slug, name: c.name, pricing: c.pricing, auth: c.auth, popularity: c.popularity })),
+    errors: state.errorsOf(listing.slug).map(servedErrorFields),
+  };
+  const links = {
+    self: `${API_PREFIX}/tools/${listing.slug}`,
+    category: `${API_PREFIX}/tools/search?category=${listing.category}`,
+    compare: `${API_PREFIX}/tools/compare?ids=${[listing.slug, ...compared.map((c) => c.slug)].join(',')}`,
+    errors: `${API_PREFIX}/errors?provider=${listing.slug}`,
+    openapi: `${API_PREFIX}/openapi.json`,
+  };
+  return {
+    detail: withEtag(JSON.stringify({ success: true, tool, _links: links })),
+    comparison: JSON.stringify(pick(fields, COMPARISON_FIELDS)),
+    uses,
+    filledFrom,
+  };
+}
+
+/** A listing as a search result or list entry shows it (JSON, before score and matched fields). */
+export function renderSummary(listing: ListingDocument, category: Category | undefined): string {
+  return JSON.stringify(pick(withCategory(listing, category), SUMMARY_FIELDS));
+}
+
+function withCategory(listing: ListingDocument, category: Category | undefined): Record<string, unknown> {
+  return { ...listing, categoryCn: category?.nameCn ?? null };
+}
+
+/**
+ * The listings a detail shows: its similar APIs that exist, and four for the pricing comparison (the similar
+ * APIs first, then the most popular of its category).
+ */
+export function relatedListings(listing: Pick<ListingCard, 'slug' | 'category' | 'similarApis'>, state: CatalogState) {
+  const similar = listing.similarApis
+    .filter((slug) => slug !== listing.slug)
+    .map((slug) => state.cards.get(slug))
+    .filter((card): card is ListingCard => card !== undefined);
+  const compared: ListingCard[] = similar.slice(0, COMPARISON_SIZE);
+  let filledFrom: string | null = null;
+  if (compared.length < COMPARISON_SIZE) {
+    filledFrom = listing.category;
+    for (const slug of state.categoryTop(listing.category)) {
+      if (compared.length >= COMPARISON_SIZE) break;
+      if (slug === listing.slug || compared.some((c) => c.slug === slug)) continue;
+      compared.push(state.cards.get(slug)!);
+    }
+  }
+  // Declared similar APIs count as used even while they do not exist: when one is published, this
+  // listing must be rendered again to show it.
+  const uses = [...new Set([...listing.similarApis, ...compared.map((c) => c.slug)])].filter((slug) => slug !== listing.slug);
+  return { similar, compared, filledFrom, uses };
+}
+
+function pick(source: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const field of fields) out[field] = source[field] ?? null;
+  return out;
+}
+
+/** An error entry as it appears inside a tool's detail. */
+export function servedErrorFields(entry: ErrorEntryDocument) {
+  return {
+    status: entry.status,
+    title: entry.title,
+    titleCn: entry.titleCn,
+    cause: entry.cause,
+    causeCn: entry.causeCn,
+    fix: entry.fix,
+    fixCn: entry.fixCn,
+    curlExample: entry.curlExample,
+  };
+}

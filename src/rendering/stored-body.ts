@@ -1,0 +1,28 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * Read models store response bodies ready to send, each with its ETag in front:
+ * `<etag>\n<body>`. The API splits at the first newline (JSON bodies never start with one).
+ */
+export function etagOf(body: string | Buffer): string {
+  return `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
+}
+
+export function withEtag(body: string): string {
+  return `${etagOf(body)}\n${body}`;
+}
+
+/** A body ready to send: its ETag and its bytes (encoded once, not on every request). */
+export interface StoredBody {
+  etag: string;
+  body: Buffer;
+}
+
+export function splitEtag(stored: string): StoredBody {
+  const cut = stored.indexOf('\n');
+  return { etag: stored.slice(0, cut), body: Buffer.from(stored.slice(cut + 1)) };
+}
+
+export function storedBody(body: string): StoredBody {
+  return { etag: etagOf(body), body: Buffer.from(body) };
+}

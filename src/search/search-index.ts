@@ -1,0 +1,612 @@
+import type { Category } from '../catalog/category-catalog';
+import type { ListingDocument } from '../listings/listing.document';
+import { PostingScorer } from './listing-postings';
+import type { Clause, SearchRequest, TermSpec } from './search-query';
+import { lowerBound, termsWithinEdits } from './typo-terms';
+
+/** What the index keeps of a listing besides its postings. */
+export interface IndexedListing {
+  listing: ListingDocument;
+  category: Category | undefined;
+  /** The search summary as the API sends it (JSON). */
+  summary: string;
+}
+
+/** One result: the listing, its score (three decimals, as sent) and the mask of the fields that matched. */
+export interface SearchHit {
+  slug: string;
+  score: string;
+  mask: number;
+  summary: string;
+}
+
+/** How each term of the query matched: per clause, alternative and term, the index terms by kind. */
+export type SearchNotes = Array<Array<Array<Partial<Record<'exact' | 'prefix' | 'fuzzy', string[]>>>>>;
+
+export interface SearchAnswer {
+  /** Listings that match (exact: every posting is read). */
+  total: number;
+  hits: SearchHit[];
+  notes: SearchNotes;
+}
+
+/** Which listings a search or a browse may return (the category, later the structured filters). */
+export type ListingFilter = (doc: number) => boolean;
+
+/** Completions a word being typed may expand to, in term order. */
+const PREFIX_COMPLETIONS = 64;
+/** Terms shown per kind in the notes of one query term. */
+const NOTED_TERMS = 8;
+
+interface Expansion {
+  term: number;
+  text: string;
+  kind: 'exact' | 'prefix' | 'fuzzy';
+  /** quality (1 exact; prefix and typo matches weigh less) times the idf used. */
+  factor: number;
+}
+
+/** A term of an alternative with every index term it may match as, and how many postings those have. */
+interface Spec {
+  expansions: Expansion[];
+  postings: number;
+}
+
+/**
+ * The search index, held in the memory of each serving process: a list of postings per term (listing
+ * number and encoded score, ordered by listing), the sorted dictionary of live terms (for completions and
+ * typos), and what a result shows (summary, popularity, category). It is fed by applying the listings
+ * that changed, batch by batch (see CatalogFollower), so it holds exactly the terms of the listings it
+ * holds: a term no listing uses any more is gone from the dictionary, as after a fresh build.
+ *
+ * Why in process: agents' queries are a long tail that the response cache does not help, and a search run
+ * as a Lua script in Redis made every query queue on Redis's single thread. Here a query costs one
+ * process's CPU and no round trip, and capacity grows with the serving processes.
+ *
+ * A search reads every posting of its terms, so `total` is exact and the ranking is that of all matches.
+ */
+export class SearchIndex {
+  private readonly termIds = new Map<string, number>();
+  private readonly termText: string[] = [];
+  private termDocs: Int32Array[] = [];
+  private termScores: Int32Array[] = [];
+  private readonly freeTerms: number[] = [];
+  /** Live terms (with postings), sorted: completions and typo lookups walk it. */
+  private sortedTerms: string[] = [];
+
+  private readonly docIds = new Map<string, number>();
+  private readonly docs: Array<IndexedListing | null> = [];
+  private readonly docTerms: Array<Int32Array | null> = [];
+  private popularity = new Int32Array(1024);
+  private readonly freeDocs: number[] = [];
+  /** Every listing by popularity (then slug): the browse order, and the order of ties. */
+  private browse: number[] = [];
+  private readonly categoryCounts = new Map<string, number>();
+
+  private readonly scorer = new PostingScorer();
+  private readonly buffers = new ScoreBuffers();
+
+  /** Listings held. */
+  get size(): number {
+    return this.docIds.size;
+  }
+
+  /** Live terms (for tests and diagnostics). */
+  get terms(): readonly string[] {
+    return this.sortedTerms;
+  }
+
+  /** The listing number of a slug, or undefined. */
+  docOf(slug: string): number | undefined {
+    return this.docIds.get(slug);
+  }
+
+  listing(doc: number): IndexedListing {
+    return this.docs[doc]!;
+  }
+
+  /** Listings in a category. */
+  countIn(category: string): number {
+    return this.categoryCounts.get(category) ?? 0;
+  }
+
+  /** Postings of a term as (slug, encoded score) pairs in slug order (for tests and diagnostics). */
+  postingsOf(term: string): Array<[string, number]> {
+    const id = this.termIds.get(term);
+    if (id === undefined) return [];
+    const docs = this.termDocs[id];
+    const scores = this.termScores[id];
+    return Array.from(docs, (doc, i) => [this.docs[doc]!.listing.slug, scores[i]] as [string, number]).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  }
+
+  /**
+   * Applies what a batch of events left of each listing it touched: the new document, or null when
+   * withdrawn. Each term a listing gains or loses is rewritten once per batch.
+   */
+  apply(changes: ReadonlyMap<string, IndexedListing | null>): void {
+    // A large batch (the first load) re-sorts the browse order once; a small one moves its listings.
+    const resort = changes.size > 64 && changes.size > this.browse.length / 16;
+    const removals = new Map<number, number[]>();
+    const additions = new Map<number, number[]>();
+    const freed: number[] = [];
+    const placed: number[] = [];
+    const listOf = (map: Map<number, number[]>, term: number) => {
+      let list = map.get(term);
+      if (!list) map.set(term, (list = []));
+      return list;
+    };
+    for (const [slug, next] of changes) {
+      let doc = this.docIds.get(slug);
+      if (doc !== undefined) {
+        for (const term of this.docTerms[doc]!) listOf(removals, term).push(doc);
+        this.unlist(doc, !resort);
+        if (!next) {
+          this.docIds.delete(slug);
+          this.docs[doc] = null;
+          this.docTerms[doc] = null;
+          freed.push(doc);
+          continue;
+        }
+      } else {
+        if (!next) continue;
+        doc = this.freeDocs.pop() ?? this.docs.push(null) - 1;
+        this.docIds.set(slug, doc);
+      }
+      this.docs[doc] = next;
+      const terms: number[] = [];
+      this.scorer.score(next.listing, next.category, (text) => this.termId(text), (term, score) => {
+        terms.push(term);
+        listOf(additions, term).push(doc, score);
+      });
+      this.docTerms[doc] = Int32Array.from(terms);
+      this.list(doc);
+      placed.push(doc);
+    }
+    if (resort) {
+      this.browse = [...this.docIds.values()].sort((a, b) => this.byPopularity(a, b));
+    } else {
+      for (const doc of placed) this.browse.splice(this.browsePosition(doc), 0, doc);
+    }
+    const touched = new Set([...removals.keys(), ...additions.keys()]);
+    const becameLive: string[] = [];
+    const becameDead: string[] = [];
+    for (const term of touched) {
+      const before = this.termDocs[term].length;
+      this.rewriteTerm(term, removals.get(term) ?? [], additions.get(term) ?? []);
+      const after = this.termDocs[term].length;
+      if (before === 0 && after > 0) becameLive.push(this.termText[term]);
+      else if (before > 0 && after === 0) becameDead.push(this.termText[term]);
+    }
+    for (const text of becameDead) this.dropTerm(text);
+    this.updateDictionary(becameLive, becameDead);
+    this.freeDocs.push(...freed);
+  }
+
+  /** The id of a term, made when it is new (with no postings until the batch adds them). */
+  private termId(text: string): number {
+    let id = this.termIds.get(text);
+    if (id === undefined) {
+      id = this.freeTerms.pop() ?? this.termText.length;
+      this.termText[id] = text;
+      this.termDocs[id] = EMPTY;
+      this.termScores[id] = EMPTY;
+      this.termIds.set(text, id);
+    }
+    return id;
+  }
+
+  private dropTerm(text: string): void {
+    const id = this.termIds.get(text)!;
+    this.termIds.delete(text);
+    this.termText[id] = '';
+    this.freeTerms.push(id);
+  }
+
+  /** A term's postings without `removed` and with `added` (doc, score pairs), still ordered by listing. */
+  private rewriteTerm(term: number, removed: number[], added: number[]): void {
+    const docs = this.termDocs[term];
+    const scores = this.termScores[term];
+    const gone = this.buffers.mark(removed);
+    const pairs: number[] = [];
+    for (let i = 0; i < added.length; i += 2) pairs.push(i);
+    pairs.sort((a, b) => added[a] - added[b]);
+    const outDocs = new Int32Array(docs.length - removed.length + pairs.length);
+    const outScores = new Int32Array(outDocs.length);
+    let n = 0;
+    let p = 0;
+    for (let i = 0; i < docs.length; i++) {
+      const doc = docs[i];
+      while (p < pairs.length && added[pairs[p]] < doc) {
+        outDocs[n] = added[pairs[p]];
+        outScores[n++] = added[pairs[p++] + 1];
+      }
+      if (gone(doc)) continue;
+      outDocs[n] = doc;
+      outScores[n++] = scores[i];
+    }
+    for (; p < pairs.length; p++) {
+      outDocs[n] = added[pairs[p]];
+      outScores[n++] = added[pairs[p] + 1];
+    }
+    this.termDocs[term] = n === outDocs.length ? outDocs : outDocs.slice(0, n);
+    this.termScores[term] = n === outScores.length ? outScores : outScores.slice(0, n);
+  }
+
+  private updateDictionary(added: string[], removed: string[]): void {
+    if (added.length + removed.length > this.sortedTerms.length / 8) {
+      // Many changes (the first load, a large batch): sorting once beats inserting one by one.
+      this.sortedTerms = [...this.termIds.keys()].filter((t) => this.termDocs[this.termIds.get(t)!].length > 0).sort(compareText);
+      return;
+    }
+    for (const text of removed) {
+      const at = lowerBound(this.sortedTerms, text);
+      if (this.sortedTerms[at] === text) this.sortedTerms.splice(at, 1);
+    }
+    for (const text of added) this.sortedTerms.splice(lowerBound(this.sortedTerms, text), 0, text);
+  }
+
+  /** Counts a listing in its category and records its popularity (apply places it in the browse order). */
+  private list(doc: number): void {
+    const { listing } = this.docs[doc]!;
+    if (doc >= this.popularity.length) {
+      const grown = new Int32Array(Math.max(doc + 1, this.popularity.length * 2));
+      grown.set(this.popularity);
+      this.popularity = grown;
+    }
+    this.popularity[doc] = listing.popularity;
+    this.categoryCounts.set(listing.category, (this.categoryCounts.get(listing.category) ?? 0) + 1);
+  }
+
+  /** Takes a listing out of its category's count and, unless the whole order is sorted again, out of the browse order. */
+  private unlist(doc: number, fromBrowse: boolean): void {
+    if (fromBrowse) {
+      const at = this.browsePosition(doc);
+      if (this.browse[at] === doc) this.browse.splice(at, 1);
+    }
+    const category = this.docs[doc]!.listing.category;
+    const count = (this.categoryCounts.get(category) ?? 1) - 1;
+    if (count > 0) this.categoryCounts.set(category, count);
+    else this.categoryCounts.delete(category);
+  }
+
+  /** Where a listing is, or goes, in the browse order (binary search by popularity, then slug). */
+  private browsePosition(doc: number): number {
+    let lo = 0;
+    let hi = this.browse.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.byPopularity(this.browse[mid], doc) < 0) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** Browse order: more popular first, then by slug. */
+  private byPopularity(a: number, b: number): number {
+    const pa = this.popularity[a];
+    const pb = this.popularity[b];
+    if (pa !== pb) return pb - pa;
+    return compareText(this.docs[a]!.listing.slug, this.docs[b]!.listing.slug);
+  }
+
+  /**
+   * Listings in browse order (popularity, then slug) that pass `filter`, from position `offset` of that
+   * order: `limit` of them, and how many pass in all.
+   */
+  browsePage(filter: ListingFilter | null, offset: number, limit: number): { total: number; docs: number[] } {
+    if (!filter) return { total: this.browse.length, docs: this.browse.slice(offset, offset + limit) };
+    const docs: number[] = [];
+    let total = 0;
+    for (const doc of this.browse) {
+      if (filter && !filter(doc)) continue;
+      if (total >= offset && docs.length < limit) docs.push(doc);
+      total++;
+    }
+    return { total, docs };
+  }
+
+  /**
+   * Runs a query: every listing that matches at least one clause and passes `filter`, ranked (see the
+   * README's Search section), and the page from `offset`.
+   */
+  search(request: SearchRequest, filter: ListingFilter | null, offset = 0): SearchAnswer {
+    const plan = request.clauses.map((clause) => clause.alts.map((alt) => alt.terms.map((spec) => this.expand(spec, request))));
+    const notes = plan.map((alts) => alts.map((specs) => specs.map(noteOf)));
+    const rows = this.score(request, plan, filter);
+    const page = this.rank(rows, request.tolerance, offset, request.limit);
+    const hits = page.map(({ doc, score }) => ({
+      slug: this.docs[doc]!.listing.slug,
+      score: score.toFixed(3),
+      mask: this.maskOf(doc, plan),
+      summary: this.docs[doc]!.summary,
+    }));
+    return { total: rows.docs.length, hits, notes };
+  }
+
+  /** Every index term a query term matches as: itself, completions while it is typed, corrections of typos. */
+  private expand(spec: TermSpec, request: SearchRequest): Spec {
+    const live = this.size;
+    const idfOf = (n: number) => Math.log(1 + (live - n + 0.5) / (n + 0.5));
+    const postingsOf = (text: string) => {
+      const id = this.termIds.get(text);
+      return id === undefined ? 0 : this.termDocs[id].length;
+    };
+    const exactPostings = postingsOf(spec.t);
+    const expansions: Expansion[] = [];
+    const add = (text: string, kind: Expansion['kind'], quality: number, idf?: number) => {
+      const n = postingsOf(text);
+      if (n > 0) expansions.push({ term: this.termIds.get(text)!, text, kind, factor: quality * (idf ?? idfOf(n)) });
+    };
+    add(spec.t, 'exact', 1);
+    if (spec.p === 1) {
+      // Completions of a word that is itself indexed are weighed with that word's idf, so a rare
+      // completion ("apiv3") cannot outrank the word the user typed ("api").
+      const damp = exactPostings > 0 ? 0.5 : 1;
+      const idf = exactPostings > 0 ? idfOf(exactPostings) : undefined;
+      const start = lowerBound(this.sortedTerms, spec.t);
+      for (let i = start; i < start + PREFIX_COMPLETIONS && i < this.sortedTerms.length; i++) {
+        const text = this.sortedTerms[i];
+        if (!text.startsWith(spec.t)) break;
+        if (text !== spec.t) add(text, 'prefix', (request.pq * damp * spec.t.length) / text.length, idf);
+      }
+    }
+    if (spec.f > 0 && exactPostings === 0) {
+      for (const { term, edits } of termsWithinEdits(this.sortedTerms, spec.t, spec.f)) {
+        if (!expansions.some((e) => e.text === term)) add(term, 'fuzzy', request.fq[edits]);
+      }
+    }
+    let postings = 0;
+    for (const e of expansions) postings += this.termDocs[e.term].length;
+    return { expansions, postings };
+  }
+
+  /** Every listing's clauses matched and score (listings that match none are left out). */
+  private score(request: SearchRequest, plan: Spec[][][], filter: ListingFilter | null): Rows {
+    const b = this.buffers;
+    b.fit(this.docs.length);
+    const k1 = request.k1;
+    const query = b.next();
+    const rowDocs: number[] = [];
+    request.clauses.forEach((clause: Clause, c) => {
+      const clauseEpoch = b.next();
+      const clauseDocs: number[] = [];
+      clause.alts.forEach((alt, a) => {
+        const specs = plan[c][a];
+        if (specs.length === 0 || specs.some((s) => s.expansions.length === 0)) return;
+        const order = specs.map((_, i) => i).sort((x, y) => specs[x].postings - specs[y].postings || x - y);
+        const weight = alt.w / specs.length;
+        // The most selective term gives the candidates; each next term keeps those that have it.
+        let candidates = this.bestOf(specs[order[0]], k1, b.next(), null);
+        for (const doc of candidates) b.sum[doc] = b.value[doc];
+        for (let s = 1; s < order.length && candidates.length > 0; s++) {
+          const alive = b.next();
+          for (const doc of candidates) b.alive[doc] = alive;
+          const present = this.bestOf(specs[order[s]], k1, b.next(), alive);
+          for (const doc of present) b.sum[doc] += b.value[doc];
+          candidates = present;
+        }
+        for (const doc of candidates) {
+          const value = b.sum[doc] * weight;
+          if (b.clauseStamp[doc] !== clauseEpoch) {
+            b.clauseStamp[doc] = clauseEpoch;
+            b.clauseValue[doc] = value;
+            clauseDocs.push(doc);
+          } else if (value > b.clauseValue[doc]) b.clauseValue[doc] = value;
+        }
+      });
+      for (const doc of clauseDocs) {
+        if (filter && !filter(doc)) continue;
+        if (b.rowStamp[doc] !== query) {
+          b.rowStamp[doc] = query;
+          b.rowScore[doc] = 0;
+          b.rowMatched[doc] = 0;
+          rowDocs.push(doc);
+        }
+        b.rowScore[doc] += b.clauseValue[doc];
+        b.rowMatched[doc]++;
+      }
+    });
+    return { docs: rowDocs, score: b.rowScore, matched: b.rowMatched };
+  }
+
+  /**
+   * The best value (factor times the saturated frequency) of any expansion of a term, per listing that has
+   * one, in `buffers.value`, stamped `epoch`; only listings stamped `alive` in `buffers.alive` when given.
+   * Returns those listings.
+   */
+  private bestOf(spec: Spec, k1: number, epoch: number, alive: number | null): number[] {
+    const b = this.buffers;
+    const found: number[] = [];
+    for (const e of spec.expansions) {
+      const docs = this.termDocs[e.term];
+      const scores = this.termScores[e.term];
+      for (let i = 0; i < docs.length; i++) {
+        const doc = docs[i];
+        if (alive !== null && b.alive[doc] !== alive) continue;
+        const encoded = scores[i];
+        const tf = (encoded - (encoded % 1024)) / 102400; // the high part is the frequency times 100
+        const v = (e.factor * tf * (k1 + 1)) / (tf + k1);
+        if (b.stamp[doc] !== epoch) {
+          b.stamp[doc] = epoch;
+          b.value[doc] = v;
+          found.push(doc);
+        } else if (v > b.value[doc]) b.value[doc] = v;
+      }
+    }
+    return found;
+  }
+
+  /**
+   * The page from `offset`: ranked by clauses matched, then score; listings that match as many clauses
+   * and score within `tolerance` of the best of their group (or within 5 x tolerance absolute) are equals,
+   * which popularity orders (then score, then slug). Rows that cannot reach the page are set aside first.
+   */
+  private rank(rows: Rows, tolerance: number, offset: number, limit: number): Array<{ doc: number; score: number }> {
+    const wanted = offset + limit;
+    const key = (doc: number) => rows.matched[doc] * 1e6 + rows.score[doc];
+    let kept = rows.docs;
+    if (kept.length > wanted) {
+      // The lowest group a page row can come from starts at the wanted-th best row: nothing under its floor shows.
+      const keys = Float64Array.from(kept, key);
+      const kth = selectDescending(keys, wanted - 1);
+      const matched = Math.floor(kth / 1e6);
+      const cut = matched * 1e6 + floorOf(kth - matched * 1e6, tolerance) - 1e-6;
+      kept = kept.filter((doc) => key(doc) >= cut);
+    }
+    const slugOf = (doc: number) => this.docs[doc]!.listing.slug;
+    kept.sort((a, b) => rows.matched[b] - rows.matched[a] || rows.score[b] - rows.score[a] || compareText(slugOf(a), slugOf(b)));
+    const page: Array<{ doc: number; score: number }> = [];
+    for (let start = 0; start < kept.length && page.length < wanted; ) {
+      const lead = kept[start];
+      const floor = floorOf(rows.score[lead], tolerance);
+      let end = start + 1;
+      while (end < kept.length && rows.matched[kept[end]] === rows.matched[lead] && rows.score[kept[end]] >= floor) end++;
+      let group = kept.slice(start, end);
+      start = end;
+      const places = wanted - page.length;
+      if (group.length > 2 * places) group = this.mostPopular(group, places);
+      group.sort((a, b) => this.popularity[b] - this.popularity[a] || rows.score[b] - rows.score[a] || compareText(slugOf(a), slugOf(b)));
+      for (const doc of group) if (page.length < wanted) page.push({ doc, score: rows.score[doc] });
+    }
+    return page.slice(offset);
+  }
+
+  /** Of a large group of equals, those popular enough for `places` places (popularity is 0-100). */
+  private mostPopular(group: number[], places: number): number[] {
+    const counts = new Int32Array(102);
+    for (const doc of group) counts[Math.min(101, Math.max(0, this.popularity[doc]))]++;
+    let threshold = 101;
+    for (let seen = 0; threshold > 0 && seen + counts[threshold] < places; threshold--) seen += counts[threshold];
+    return group.filter((doc) => this.popularity[doc] >= threshold);
+  }
+
+  /** The fields a result matched: those of every alternative it matches, over all clauses. */
+  private maskOf(doc: number, plan: Spec[][][]): number {
+    let mask = 0;
+    for (const alts of plan) {
+      for (const specs of alts) {
+        const scores = specs.map((spec) => spec.expansions.map((e) => this.scoreIn(e.term, doc)));
+        if (specs.length === 0 || !scores.every((list) => list.some((s) => s > 0))) continue;
+        for (const list of scores) for (const s of list) mask |= s % 1024;
+      }
+    }
+    return mask;
+  }
+
+  /** A listing's encoded posting in a term's list, or 0 (binary search: lists are ordered by listing). */
+  private scoreIn(term: number, doc: number): number {
+    const docs = this.termDocs[term];
+    let lo = 0;
+    let hi = docs.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (docs[mid] < doc) lo = mid + 1;
+      else hi = mid;
+    }
+    return docs[lo] === doc ? this.termScores[term][lo] : 0;
+  }
+}
+
+interface Rows {
+  docs: number[];
+  score: Float64Array;
+  matched: Int32Array;
+}
+
+const EMPTY = new Int32Array(0);
+
+/** The lowest score that still ties with `score`. */
+function floorOf(score: number, tolerance: number): number {
+  return score - Math.max(score * tolerance, tolerance * 5);
+}
+
+/** Code-unit order, as the dictionary is sorted (ASCII slugs and terms: byte order). */
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function noteOf(spec: Spec): Partial<Record<Expansion['kind'], string[]>> {
+  const note: Partial<Record<Expansion['kind'], string[]>> = {};
+  for (const e of spec.expansions) {
+    const list = (note[e.kind] ??= []);
+    if (list.length < NOTED_TERMS) list.push(e.text);
+  }
+  return note;
+}
+
+/** The k-th largest value (from 0) of `values`, which it reorders (quickselect). */
+function selectDescending(values: Float64Array, k: number): number {
+  let lo = 0;
+  let hi = values.length - 1;
+  while (lo < hi) {
+    const pivot = values[(lo + hi) >>> 1];
+    let i = lo;
+    let j = hi;
+    while (i <= j) {
+      while (values[i] > pivot) i++;
+      while (values[j] < pivot) j--;
+      if (i <= j) {
+        const t = values[i];
+        values[i] = values[j];
+        values[j] = t;
+        i++;
+        j--;
+      }
+    }
+    if (k <= j) hi = j;
+    else if (k >= i) lo = i;
+    else return values[k];
+  }
+  return values[k];
+}
+
+/**
+ * Working memory of searches, one slot per listing number, reused from query to query: a value counts
+ * only where its stamp is the current epoch, so nothing is cleared between uses.
+ */
+class ScoreBuffers {
+  private epoch = 0;
+  stamp = new Uint32Array(0);
+  value = new Float64Array(0);
+  alive = new Uint32Array(0);
+  sum = new Float64Array(0);
+  clauseStamp = new Uint32Array(0);
+  clauseValue = new Float64Array(0);
+  rowStamp = new Uint32Array(0);
+  rowScore = new Float64Array(0);
+  rowMatched = new Int32Array(0);
+
+  fit(size: number): void {
+    if (this.stamp.length >= size) return;
+    const n = Math.max(size, this.stamp.length * 2, 1024);
+    this.stamp = new Uint32Array(n);
+    this.value = new Float64Array(n);
+    this.alive = new Uint32Array(n);
+    this.sum = new Float64Array(n);
+    this.clauseStamp = new Uint32Array(n);
+    this.clauseValue = new Float64Array(n);
+    this.rowStamp = new Uint32Array(n);
+    this.rowScore = new Float64Array(n);
+    this.rowMatched = new Int32Array(n);
+  }
+
+  /** A fresh epoch: every stamp so far is stale. */
+  next(): number {
+    if (this.epoch === 0xffffffff) {
+      for (const stamps of [this.stamp, this.alive, this.clauseStamp, this.rowStamp]) stamps.fill(0);
+      this.epoch = 0;
+    }
+    return ++this.epoch;
+  }
+
+  /** A test for membership of `docs`, valid until the next call of next() or mark(). */
+  mark(docs: number[]): (doc: number) => boolean {
+    let max = 0;
+    for (const doc of docs) if (doc > max) max = doc;
+    this.fit(max + 1);
+    const epoch = this.next();
+    for (const doc of docs) this.alive[doc] = epoch;
+    const alive = this.alive;
+    return (doc) => doc < alive.length && alive[doc] === epoch;
+  }
+}

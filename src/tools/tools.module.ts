@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { ReadModelsModule } from '../read-models/read-models.module';
+import { ListCategoriesController } from './categories/list-categories.controller';
+import { ListCategoriesHandler } from './categories/list-categories.handler';
+import { CompareToolsController } from './compare/compare-tools.controller';
+import { CompareToolsHandler } from './compare/compare-tools.handler';
+import { GetToolController } from './detail/get-tool.controller';
+import { GetToolHandler } from './detail/get-tool.handler';
+import { SearchToolsController } from './search/search-tools.controller';
+import { SearchToolsHandler } from './search/search-tools.handler';
+
+/** The reads under /api/v1/tools: one folder each, with its query, handler, controller and parameters. */
+@Module({
+  imports: [ReadModelsModule],
+  controllers: [SearchToolsController, CompareToolsController, ListCategoriesController, GetToolController],
+  providers: [SearchToolsHandler, CompareToolsHandler, ListCategoriesHandler, GetToolHandler],
+})
+export class ToolsModule {}

@@ -1,0 +1,107 @@
+import 'reflect-metadata';
+import { ClassConstructor, plainToInstance } from 'class-transformer';
+import { registerDecorator, ValidationError, ValidationOptions, validateSync } from 'class-validator';
+
+/** One thing wrong with an input document: the field (dotted path) and why. */
+export interface FieldProblem {
+  field: string;
+  reason: string;
+}
+
+/**
+ * Validates a plain object against a class-validator DTO. Unknown fields are refused, so a typo in a
+ * field name is an error rather than silently dropped content. `value` holds the valid document's fields
+ * under the DTO's type; it is not always an instance of the DTO (callers copy the fields out).
+ */
+export function validatePlain<T extends object>(dto: ClassConstructor<T>, plain: unknown): { value?: T; problems: FieldProblem[] } {
+  if (!plain || typeof plain !== 'object' || Array.isArray(plain)) {
+    return { problems: [{ field: '(document)', reason: 'must be a mapping of fields' }] };
+  }
+  const instance = plainToInstance(dto, plain, { enableImplicitConversion: false });
+  const errors = validateSync(instance, { whitelist: true, forbidNonWhitelisted: true, validationError: { target: false } });
+  const problems = [...flatten(errors, ''), ...droppedKeys(plain, '')];
+  return problems.length > 0 ? { problems } : { value: instance, problems };
+}
+
+/**
+ * class-transformer skips the keys `__proto__` and `constructor` without a word, so class-validator never
+ * sees them and would accept a document that has them: they are unknown fields like any other.
+ */
+function droppedKeys(value: unknown, prefix: string): FieldProblem[] {
+  if (!value || typeof value !== 'object') return [];
+  const problems: FieldProblem[] = [];
+  for (const [key, item] of Object.entries(value)) {
+    const field = prefix ? `${prefix}.${key}` : key;
+    if (key === '__proto__' || key === 'constructor') problems.push({ field, reason: 'unknown field' });
+    else problems.push(...droppedKeys(item, field));
+  }
+  return problems;
+}
+
+function flatten(errors: ValidationError[], prefix: string): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  for (const error of errors) {
+    const field = prefix ? `${prefix}.${error.property}` : error.property;
+    for (const message of Object.values(error.constraints ?? {})) {
+      problems.push({ field, reason: message.replace(/^property \S+ should not exist$/, 'unknown field') });
+    }
+    if (error.children?.length) problems.push(...flatten(error.children, field));
+  }
+  return problems;
+}
+
+export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+/** Slugs that name routes of the API, so no listing may take them. */
+export const RESERVED_SLUGS = ['search', 'compare', 'categories'];
+export const TAG_PATTERN = /^[a-z0-9][a-z0-9+.-]*$/;
+const HAN = /\p{Script=Han}/u;
+
+export function isHttpsUrl(value: unknown): boolean {
+  if (typeof value !== 'string' || !value.startsWith('https://')) return false;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' && url.hostname.includes('.') && !url.username && !url.password;
+  } catch {
+    return false;
+  }
+}
+
+export function isIsoDate(value: unknown): boolean {
+  if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value)) return false;
+  const date = new Date(`${value}T00:00:00Z`);
+  return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+}
+
+export function hasHan(value: unknown): boolean {
+  return typeof value === 'string' && HAN.test(value);
+}
+
+function rule(name: string, test: (value: unknown) => boolean, message: string, each = false) {
+  return (options?: ValidationOptions) => (object: object, propertyName: string) =>
+    registerDecorator({
+      name,
+      target: object.constructor,
+      propertyName,
+      options: { message, each, ...options },
+      validator: { validate: (value: unknown) => test(value) },
+    });
+}
+
+export const IsSlug = rule(
+  'isSlug',
+  (v) => typeof v === 'string' && v.length >= 2 && v.length <= 64 && SLUG_PATTERN.test(v),
+  'must be 2-64 lowercase letters, digits and single hyphens',
+);
+export const IsNotReservedSlug = rule(
+  'isNotReservedSlug',
+  (v) => !RESERVED_SLUGS.includes(String(v)),
+  `is reserved for a route (${RESERVED_SLUGS.join(', ')})`,
+);
+export const IsHttpsUrl = rule('isHttpsUrl', isHttpsUrl, 'must be an absolute https:// URL');
+export const IsIsoDate = rule('isIsoDate', isIsoDate, 'must be a date as YYYY-MM-DD');
+export const HasHan = rule('hasHan', hasHan, 'must contain Chinese (Han) characters');
+export const IsTag = rule('isTag', (v) => typeof v === 'string' && v.length <= 40 && TAG_PATTERN.test(v), 'must be lowercase: a-z, 0-9, +, ., -');
+
+/** Placeholders that stand for a missing fact; an unknown fact is `null` (where allowed), never "N/A". */
+const PLACEHOLDER = /^\s*(n\/?a|none|unknown|tbd|-+|\?+)\s*$/i;
+export const IsFact = rule('isFact', (v) => typeof v !== 'string' || !PLACEHOLDER.test(v), 'must state the fact (use null where the field allows it), not a placeholder like N/A');
