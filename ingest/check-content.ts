@@ -1,16 +1,28 @@
 import { join } from 'node:path';
 import { CategoryCatalog } from '../src/catalog/category-catalog';
 import { formatProblem, loadContent } from '../src/content/content-files';
-import { checkContent } from '../src/content/content-rules';
+import { checkContent, STALE_AFTER_DAYS, staleListings } from '../src/content/content-rules';
+import { isIsoDate } from '../src/validation/validation';
 
 /**
  * `npm run check:content [folder]`: checks the content folder (default fixtures/) without touching Redis:
  * the schema of every file, references between them, then the editorial rules (URLs on the provider's
  * domains, real Chinese, examples with credentials from the environment, code that parses, no
- * near-duplicates). Prints `file: field: reason` per problem; exits 1 when there is any.
+ * near-duplicates, aliases that lead to one listing). Prints `file: field: reason` per problem; exits 1
+ * when there is any.
+ *
+ * It also warns, in the same form, about listings whose `lastUpdated` is older than STALE_AFTER_DAYS: those
+ * are due for a re-check. Warnings never change the exit code, so the check does not start failing just
+ * because time passed. `CONTENT_CHECK_TODAY=YYYY-MM-DD` sets the day they are counted from (default: today).
  */
 async function main(): Promise<void> {
   const folder = process.argv[2] ?? 'fixtures';
+  const todaySetting = process.env.CONTENT_CHECK_TODAY;
+  if (todaySetting !== undefined && todaySetting !== '' && !isIsoDate(todaySetting)) {
+    console.error(`CONTENT_CHECK_TODAY: must be a date as YYYY-MM-DD, not '${todaySetting}'`);
+    process.exit(1);
+  }
+  const today = todaySetting ? new Date(`${todaySetting}T00:00:00Z`) : new Date();
   let categories: CategoryCatalog;
   try {
     categories = CategoryCatalog.fromDirectory(folder);
@@ -20,13 +32,16 @@ async function main(): Promise<void> {
   }
   const content = await loadContent([join(folder, 'listings'), join(folder, 'errors')], categories);
   const problems = [...content.problems, ...checkContent(content.listings, content.errorEntries)];
+  const warnings = staleListings(content.listings, today);
   for (const problem of problems) console.error(formatProblem(problem));
+  for (const warning of warnings) console.error(formatProblem(warning));
   const counts = `${content.listings.length} listings, ${content.errorEntries.length} error entries, ${categories.all.length} categories`;
+  const due = warnings.length > 0 ? `; ${warnings.length} listing(s) last checked more than ${STALE_AFTER_DAYS} days ago, listed above as warnings` : '';
   if (problems.length > 0) {
-    console.error(`content check failed: ${problems.length} problem(s) in ${counts}`);
+    console.error(`content check failed: ${problems.length} problem(s) in ${counts}${due}`);
     process.exit(1);
   }
-  console.log(`content check passed: ${counts}`);
+  console.log(`content check passed: ${counts}${due}`);
 }
 
 void main();

@@ -4,13 +4,53 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 
-const check = (folder: string) => spawnSync(process.execPath, ['dist/ingest/check-content.js', folder], { encoding: 'utf8' });
+/** The day the staleness warnings are counted from: fixed, so the outcome does not depend on when the tests run. */
+const TODAY = '2026-11-23';
+const check = (folder: string, today: string = TODAY) =>
+  spawnSync(process.execPath, ['dist/ingest/check-content.js', folder], {
+    encoding: 'utf8',
+    env: { ...process.env, CONTENT_CHECK_TODAY: today },
+  });
+const STALE = /: lastUpdated: older than 180 days \(\d{4}-\d{2}-\d{2}\); re-check its facts$/;
 
-it('passes on the shipped content: 127 listings and 15 error entries', () => {
+it('passes on the shipped content: 127 listings and 15 error entries, none due for a re-check', () => {
   const run = check('fixtures');
   expect(run.stderr).toBe('');
   expect(run.status).toBe(0);
   expect(run.stdout).toContain('127 listings, 15 error entries, 13 categories');
+});
+
+it('still passes when every listing has grown old: staleness only warns', () => {
+  const run = check('fixtures', '2031-01-01');
+  expect(run.status).toBe(0);
+  const lines = run.stderr.trim().split('\n');
+  expect(lines).toHaveLength(127);
+  for (const line of lines) expect(line).toMatch(STALE);
+  expect(run.stdout).toMatch(/content check passed: .*127 listing\(s\) last checked more than 180 days ago/);
+});
+
+it('refuses a CONTENT_CHECK_TODAY that is not a date', () => {
+  const run = check('fixtures', '23/11/2026');
+  expect(run.status).toBe(1);
+  expect(run.stderr).toMatch(/CONTENT_CHECK_TODAY: must be a date as YYYY-MM-DD/);
+});
+
+describe('a listing whose facts were last checked long ago', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'content-stale-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('is listed as a warning while the check still passes', () => {
+    cpSync('fixtures', dir, { recursive: true });
+    const file = join(dir, 'listings', 'slack.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/^lastUpdated: .*$/m, 'lastUpdated: 2026-05-26'));
+    const run = check(dir);
+    expect(run.status).toBe(0);
+    expect(run.stderr).toBe(`${file}: lastUpdated: older than 180 days (2026-05-26); re-check its facts\n`);
+    expect(run.stdout).toContain('content check passed');
+    // 180 days before the day of the check is not yet too old.
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/^lastUpdated: .*$/m, 'lastUpdated: 2026-05-27'));
+    expect(check(dir).stderr).toBe('');
+  });
 });
 
 describe('on planted defects', () => {
@@ -44,6 +84,20 @@ describe('on planted defects', () => {
     edit(listing('exa'), (d) => (d.name = 'Tavily Search API'));
     edit(listing('perplexity'), (d) => (d.nameCn = 'Perplexity API'));
     edit(listing('fireworks-ai'), (d) => (d.popularity = 101));
+    // The facts agents filter on.
+    edit(listing('together-ai'), (d) => delete d.aliases);
+    edit(listing('xai-grok'), (d) => delete d.freeTier);
+    edit(listing('replicate'), (d) => (d.authType = 'api-key'));
+    edit(listing('runway'), (d) => (d.sdkLanguages = ['python', 'cobol', 'curl']));
+    edit(listing('google-gemini'), (d) => (d.contextTokens = 1048576.5));
+    edit(listing('deepinfra'), (d) => (d.contextTokens = '128K'));
+    edit(listing('twilio'), (d) => (d.contextTokens = 1000));
+    edit(listing('sentry'), (d) => (d.sdkLanguages = d.sdkLanguages.filter((l: string) => l !== 'rust')));
+    edit(listing('stripe'), (d) => d.aliases.push('Claude'));
+    edit(listing('supabase'), (d) => d.aliases.push('dall-e'));
+    edit(listing('paypal'), (d) => d.aliases.push('Stripe API'));
+    edit(listing('neon'), (d) => d.aliases.push('neon serverless postgres API'));
+    edit(listing('slack'), (d) => (d.lastUpdated = '2020-01-01'));
     writeFileSync(join(dir, 'listings', 'openai-2.yaml'), readFileSync(listing('openai')));
     const entry = join(dir, 'errors', 'deepseek-402-insufficient-balance.yaml');
     edit(entry, (d) => (d.provider = 'deep-seek'));
@@ -52,13 +106,21 @@ describe('on planted defects', () => {
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  const expectProblem = (file: string, field: string, reason: RegExp) => {
-    const prefix = `${join(dir, file)}: ${field}: `;
-    const line = lines.find((l) => l.startsWith(prefix) && reason.test(l.slice(prefix.length)));
-    if (!line) throw new Error(`no '${prefix}${reason}' among:\n${lines.join('\n')}`);
+  /** `field` is the exact dotted field, or a pattern for a list item whose index depends on the file. */
+  const expectProblem = (file: string, field: string | RegExp, reason: RegExp) => {
+    const prefix = `${join(dir, file)}: `;
+    const line = lines.find((l) => {
+      if (!l.startsWith(prefix)) return false;
+      const rest = l.slice(prefix.length);
+      const at = rest.indexOf(': ');
+      const found = rest.slice(0, at);
+      const fieldMatches = typeof field === 'string' ? found === field : new RegExp(`^(?:${field.source})$`).test(found);
+      return fieldMatches && reason.test(rest.slice(at + 2));
+    });
+    if (!line) throw new Error(`no '${prefix}${field}: ${reason}' among:\n${lines.join('\n')}`);
   };
 
-  it.each([
+  it.each<[string, string | RegExp, RegExp]>([
     ['listings/openai.yaml', 'website', /not on the provider's domains/],
     ['listings/anthropic.yaml', 'endpoints.0', /not on the provider's domains/],
     ['listings/mistral.yaml', 'codeExamples', /needs a python example/],
@@ -73,6 +135,19 @@ describe('on planted defects', () => {
     ['listings/fireworks-ai.yaml', 'popularity', /0-100/],
     ['listings/openai-2.yaml', 'slug', /must match the file name|also the slug of/],
     ['errors/deepseek-402-insufficient-balance.yaml', 'provider', /no listing 'deep-seek'/],
+    ['listings/together-ai.yaml', 'aliases', /must be a list/],
+    ['listings/xai-grok.yaml', 'freeTier', /true or false/],
+    ['listings/replicate.yaml', 'authType', /must be one of bearer, header-key, query-key, oauth, basic, signature/],
+    ['listings/runway.yaml', 'sdkLanguages', /each item must be one of python, /],
+    ['listings/google-gemini.yaml', 'contextTokens', /integer/],
+    ['listings/deepinfra.yaml', 'contextTokens', /integer/],
+    ['listings/twilio.yaml', 'contextTokens', /must be null when maxTokens is null/],
+    ['listings/sentry.yaml', 'sdkLanguages', /lacks 'rust'/],
+    ['listings/stripe.yaml', /aliases\.\d+/, /'Claude' is also an alias of another listing \('Claude' in .*anthropic\.yaml\)/],
+    ['listings/supabase.yaml', /aliases\.\d+/, /'dall-e' is also an alias of another listing \('DALL·E' in .*openai(-2)?\.yaml\)/],
+    ['listings/paypal.yaml', /aliases\.\d+/, /'Stripe API' is the name or slug of another listing \(.*stripe\.yaml\)/],
+    ['listings/neon.yaml', /aliases\.\d+/, /repeats the listing's own name or slug/],
+    ['listings/slack.yaml', 'lastUpdated', /older than 180 days \(2020-01-01\); re-check its facts/],
   ])('%s: %s', (file, field, reason) => expectProblem(file, field, reason));
 
   it('finds near-duplicate names', () => {

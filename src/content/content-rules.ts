@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { basename, extname } from 'node:path';
 import type { ErrorEntryDocument } from '../error-reference/error-entry.document';
-import type { ListingDocument } from '../listings/listing.document';
+import { aliasKey, type ListingDocument, type SdkLanguage } from '../listings/listing.document';
 import type { ContentProblem, LoadedErrorEntry, LoadedListing } from './content-files';
 import { hasHan } from '../validation/validation';
 
@@ -18,8 +18,10 @@ export function checkContent(listings: LoadedListing[], errorEntries: LoadedErro
     checkChinese(listing, report);
     checkTags(listing, report);
     checkCodeExamples(listing, report);
+    checkFacts(listing, report);
   }
   problems.push(...checkNearDuplicateNames(listings));
+  problems.push(...checkAliases(listings));
   problems.push(...checkSyntax(listings));
   for (const { file, entry } of errorEntries) checkErrorEntry(entry, (field, reason) => problems.push({ file, field, reason }));
   return problems;
@@ -232,4 +234,98 @@ function checkSyntax(listings: LoadedListing[]): ContentProblem[] {
     problems.push({ file: python[i].file, field: python[i].field, reason: `python syntax error: ${message}` });
   }
   return problems;
+}
+
+/** Languages of the SDK names editors write in `sdks` ("Node.js", ".NET", "Python (boto3)", "iOS"...). */
+const SDK_NAME_LANGUAGES: Array<[RegExp, SdkLanguage]> = [
+  [/^python\b/i, 'python'],
+  [/^(?:node(?:\.js)?|javascript|react native)\b/i, 'javascript'],
+  [/^typescript\b/i, 'typescript'],
+  [/^java$/i, 'java'],
+  [/^(?:kotlin|android)\b/i, 'kotlin'],
+  [/^go(?:lang)?\b/i, 'go'],
+  [/^(?:\.net|c#)(?:\s|$)/i, 'csharp'],
+  [/^ruby\b/i, 'ruby'],
+  [/^php\b/i, 'php'],
+  [/^rust\b/i, 'rust'],
+  [/^(?:swift|ios)\b/i, 'swift'],
+  [/^objective-c\b/i, 'objective-c'],
+  [/^(?:dart|flutter)\b/i, 'dart'],
+  [/^c\+\+(?:\s|$)/i, 'cpp'],
+  [/^elixir\b/i, 'elixir'],
+  [/^cli\b/i, 'cli'],
+  [/^curl$/i, 'curl'],
+];
+
+/** The normalised language of an SDK name as written in `sdks`, or undefined when it names none we know. */
+export function sdkLanguageOf(sdk: string): SdkLanguage | undefined {
+  return SDK_NAME_LANGUAGES.find(([pattern]) => pattern.test(sdk.trim()))?.[1];
+}
+
+/** The facts agents filter on must agree with the prose fields they summarise. */
+function checkFacts(listing: ListingDocument, report: Report): void {
+  if (listing.maxTokens === null && listing.contextTokens !== null) report('contextTokens', 'must be null when maxTokens is null (the API has no context window)');
+  if (listing.maxTokens !== null && listing.contextTokens === null) report('contextTokens', `must give the largest context in tokens (maxTokens says '${listing.maxTokens}')`);
+  const derived = new Set<SdkLanguage>();
+  listing.sdks.forEach((sdk, i) => {
+    const language = sdkLanguageOf(sdk);
+    if (!language) report(`sdks.${i}`, `'${sdk}' names no known SDK language; write it as one of the names documented in fixtures/README.md`);
+    else derived.add(language);
+  });
+  for (const language of derived) {
+    if (!listing.sdkLanguages.includes(language)) report('sdkLanguages', `lacks '${language}', a language of sdks`);
+  }
+  listing.sdkLanguages.forEach((language, i) => {
+    if (!derived.has(language)) report(`sdkLanguages.${i}`, `'${language}' is not the language of any item of sdks`);
+  });
+}
+
+/**
+ * Aliases are how agents find a listing by the names people use, so each must lead to one listing: no alias
+ * may be another listing's name (English or Chinese), slug or alias, compared ignoring case, spaces and
+ * punctuation ("DALL·E" is "dall-e"), nor repeat its own listing's name or slug.
+ */
+function checkAliases(listings: LoadedListing[]): ContentProblem[] {
+  const problems: ContentProblem[] = [];
+  /** Keys of every listing's names and slug, to the files that own them. */
+  const names = new Map<string, Set<string>>();
+  for (const { file, listing } of listings) {
+    for (const key of [aliasKey(listing.name), aliasKey(listing.nameCn), aliasKey(listing.slug)]) {
+      if (key) names.set(key, (names.get(key) ?? new Set()).add(file));
+    }
+  }
+  const aliases = new Map<string, { file: string; alias: string }>();
+  for (const { file, listing } of listings) {
+    listing.aliases.forEach((alias, i) => {
+      const field = `aliases.${i}`;
+      const key = aliasKey(alias);
+      if ([listing.name, listing.nameCn, listing.slug].some((name) => aliasKey(name) === key)) {
+        problems.push({ file, field, reason: `'${alias}' repeats the listing's own name or slug` });
+        return;
+      }
+      const owner = [...(names.get(key) ?? [])].find((other) => other !== file);
+      if (owner) {
+        problems.push({ file, field, reason: `'${alias}' is the name or slug of another listing (${owner})` });
+        return;
+      }
+      const other = aliases.get(key);
+      if (!other) aliases.set(key, { file, alias });
+      else if (other.file !== file) problems.push({ file, field, reason: `'${alias}' is also an alias of another listing ('${other.alias}' in ${other.file})` });
+    });
+  }
+  return problems;
+}
+
+/** Listings whose facts were last checked longer ago than this are flagged for a re-check (a warning, never a failure). */
+export const STALE_AFTER_DAYS = 180;
+
+/**
+ * Warnings, not problems: listings whose `lastUpdated` is more than STALE_AFTER_DAYS before `today`. Time
+ * passing must never make the check fail, so these only tell editors what to re-check first.
+ */
+export function staleListings(listings: LoadedListing[], today: Date, days = STALE_AFTER_DAYS): ContentProblem[] {
+  const limit = today.getTime() - days * 86_400_000;
+  return listings
+    .filter(({ listing }) => new Date(`${listing.lastUpdated}T00:00:00Z`).getTime() < limit)
+    .map(({ file, listing }) => ({ file, field: 'lastUpdated', reason: `older than ${days} days (${listing.lastUpdated}); re-check its facts` }));
 }

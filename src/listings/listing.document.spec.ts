@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { LISTING_FIELDS, parseListing } from './listing.document';
+import { AUTH_TYPES, LISTING_FIELDS, parseListing, SDK_LANGUAGES } from './listing.document';
 
 const valid = () => parse(readFileSync('fixtures/listings/openai.yaml', 'utf8')) as Record<string, unknown>;
 const problemsOf = (change: (doc: Record<string, unknown>) => void) => {
@@ -49,10 +49,47 @@ describe('ListingDocumentDto', () => {
     ['an empty list as a code example', (d: any) => ((d.codeExamples as any[])[0] = []), 'codeExamples', /mapping/],
     ['a field named constructor', (d: any) => (d.constructor = 'x'), 'constructor', /unknown field/],
     ['a field named __proto__', (d: any) => Object.defineProperty(d, '__proto__', { value: 'x', enumerable: true }), '__proto__', /unknown field/],
+    ['a missing aliases list', (d: any) => delete d.aliases, 'aliases', /list/],
+    ['an alias that is not a string', (d: any) => (d.aliases = [42]), 'aliases', /string/],
+    ['an empty alias', (d: any) => (d.aliases = ['']), 'aliases', /1-60/],
+    ['an alias of punctuation only', (d: any) => (d.aliases = ['·-·']), 'aliases', /letter or a digit/],
+    ['the same alias twice, spelt differently', (d: any) => (d.aliases = ['DALL·E', 'dall-e']), 'aliases', /alias twice/],
+    ['more than 20 aliases', (d: any) => (d.aliases = Array.from({ length: 21 }, (_, i) => `Name ${i}`)), 'aliases', /at most 20/],
+    ['a missing freeTier', (d: any) => delete d.freeTier, 'freeTier', /true or false/],
+    ['openaiCompatible as a string', (d: any) => (d.openaiCompatible = 'yes'), 'openaiCompatible', /true or false/],
+    ['an unknown authType', (d: any) => (d.authType = 'api-key'), 'authType', /one of bearer, header-key, query-key, oauth, basic, signature/],
+    ['a missing authType', (d: any) => delete d.authType, 'authType', /one of/],
+    ['contextTokens not an integer', (d: any) => (d.contextTokens = 128000.5), 'contextTokens', /integer/],
+    ['contextTokens as text', (d: any) => (d.contextTokens = '128K'), 'contextTokens', /integer/],
+    ['contextTokens of zero', (d: any) => (d.contextTokens = 0), 'contextTokens', /positive/],
+    ['a missing contextTokens', (d: any) => delete d.contextTokens, 'contextTokens', /integer/],
+    ['an unknown SDK language', (d: any) => (d.sdkLanguages = ['python', 'Node.js']), 'sdkLanguages', /one of python, javascript/],
+    ['an SDK language twice', (d: any) => (d.sdkLanguages = ['python', 'python']), 'sdkLanguages', /twice/],
+    ['no SDK languages', (d: any) => (d.sdkLanguages = []), 'sdkLanguages', /at least 1/],
+    ['a note that is not text', (d: any) => (d.note = 42), 'note', /string/],
     ['a code example field named constructor', (d: any) => ((d.codeExamples as any[])[0].constructor = 'x'), 'codeExamples.0.constructor', /unknown field/],
   ])('refuses %s', (_label, change, field, reason) => {
     const problems = problemsOf(change);
     expect(problems).toEqual(expect.arrayContaining([expect.objectContaining({ field, reason: expect.stringMatching(reason) })]));
+  });
+
+  it('accepts a null contextTokens, an empty aliases list and an optional note, which is null when absent', () => {
+    expect(problemsOf((d) => ((d.contextTokens = null), (d.maxTokens = null)))).toEqual([]);
+    expect(problemsOf((d) => (d.aliases = []))).toEqual([]);
+    expect(problemsOf((d) => (d.note = 'Two sources disagree on the rate limit; the lower figure is given.'))).toEqual([]);
+    const withoutNote = valid();
+    delete withoutNote.note;
+    expect(parseListing(withoutNote).listing!.note).toBeNull();
+  });
+
+  it('accepts every authType and SDK language of the documented sets', () => {
+    for (const authType of AUTH_TYPES) expect(problemsOf((d) => (d.authType = authType))).toEqual([]);
+    expect(problemsOf((d) => (d.sdkLanguages = [...SDK_LANGUAGES]))).toEqual([]);
+  });
+
+  it('places the new facts right after tags', () => {
+    const at = LISTING_FIELDS.indexOf('tags');
+    expect(LISTING_FIELDS.slice(at, at + 7)).toEqual(['tags', 'aliases', 'freeTier', 'openaiCompatible', 'authType', 'contextTokens', 'sdkLanguages']);
   });
 
   it('accepts a null maxTokens but not a missing one', () => {

@@ -8,6 +8,7 @@ import {
   IsIn,
   IsInt,
   IsObject,
+  IsOptional,
   IsString,
   Length,
   Matches,
@@ -31,6 +32,36 @@ import {
 export const LISTING_STATUSES = ['online', 'beta', 'deprecated'] as const;
 export type ListingStatus = (typeof LISTING_STATUSES)[number];
 export const CODE_LANGUAGES = ['bash', 'python', 'javascript', 'typescript', 'go', 'java', 'ruby', 'php', 'csharp', 'json'];
+
+/**
+ * The primary way a client authenticates to the listed API (the full story stays in `auth`):
+ * - `bearer`: a key or token sent as `Authorization: Bearer <token>`;
+ * - `header-key`: a key in a named header (`x-api-key`, `api-key`...) or in `Authorization` under another
+ *   scheme (`Token`, `Key`, `Api-Key`, the bare key);
+ * - `query-key`: a key carried in the request itself: a query parameter, the URL path or a body field;
+ * - `oauth`: an access token obtained through an OAuth 2.0 flow (client credentials, app installation,
+ *   service accounts), then sent as a bearer token;
+ * - `basic`: HTTP Basic authentication;
+ * - `signature`: each request is signed (AWS Signature Version 4, RSA-signed payment requests).
+ */
+export const AUTH_TYPES = ['bearer', 'header-key', 'query-key', 'oauth', 'basic', 'signature'] as const;
+export type AuthType = (typeof AUTH_TYPES)[number];
+
+/**
+ * Normalised identifiers of `sdkLanguages`: the languages of the official SDKs (`sdks`), plus `curl` for the
+ * plain HTTP API and `cli` for an official command-line client. Platform SDKs count as their language
+ * (iOS: swift, Android: kotlin, Flutter: dart, React Native and Node.js: javascript, .NET: csharp).
+ */
+export const SDK_LANGUAGES = [
+  'python', 'javascript', 'typescript', 'java', 'kotlin', 'go', 'csharp', 'ruby', 'php', 'rust', 'swift',
+  'objective-c', 'dart', 'cpp', 'elixir', 'cli', 'curl',
+] as const;
+export type SdkLanguage = (typeof SDK_LANGUAGES)[number];
+
+/** Letters, digits and Han characters of an alias or name, lowercased: "DALL·E" and "dall-e" are the same. */
+export function aliasKey(value: string): string {
+  return value.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+}
 
 export class CodeExampleDto {
   @IsString({ message: 'must be a string' })
@@ -97,6 +128,26 @@ export class ListingDocumentDto {
   @IsBoolean({ message: 'must be true or false' }) sponsored: boolean;
   @IsIn(LISTING_STATUSES, { message: `must be one of ${LISTING_STATUSES.join(', ')}` }) status: ListingStatus;
   @apply(...list(1, 30)) @IsTag({ each: true }) @ArrayUnique({ message: 'lists a tag twice' }) tags: string[];
+  /** Other names people and agents use for the API or its products (English or Chinese), former names too. */
+  @apply(...list(0, 20), ...textItems(60))
+  @Matches(/[\p{L}\p{N}]/u, { each: true, message: 'each item must contain a letter or a digit' })
+  @ArrayUnique((alias: unknown) => (typeof alias === 'string' ? aliasKey(alias) : alias), { message: 'lists an alias twice (ignoring case, spaces and punctuation)' })
+  aliases: string[];
+  /** Can a developer call the API without paying (a free tier, free credits that renew, or a free plan)? */
+  @IsBoolean({ message: 'must be true or false' }) freeTier: boolean;
+  /** Does the API accept OpenAI's chat-completions wire format (an OpenAI client with another base URL)? */
+  @IsBoolean({ message: 'must be true or false' }) openaiCompatible: boolean;
+  @IsIn(AUTH_TYPES, { message: `must be one of ${AUTH_TYPES.join(', ')}` }) authType: AuthType;
+  /** Largest context, in tokens, of the models the listing names; null where the API has no context window. */
+  @ValidateIf((o: ListingDocumentDto) => o.contextTokens !== null)
+  @IsInt({ message: 'must be an integer number of tokens, or null' })
+  @Min(1, { message: 'must be a positive number of tokens, or null' })
+  contextTokens: number | null;
+  /** `sdks` as normalised identifiers (see SDK_LANGUAGES). */
+  @apply(...list(1, 20))
+  @IsIn(SDK_LANGUAGES, { each: true, message: `each item must be one of ${SDK_LANGUAGES.join(', ')}` })
+  @ArrayUnique({ message: 'lists a language twice' })
+  sdkLanguages: SdkLanguage[];
   @apply(...list(0, 10)) @IsSlug({ each: true, message: 'each item must be a listing slug' }) @ArrayUnique({ message: 'lists a listing twice' })
   similarApis: string[];
   @IsIsoDate() lastUpdated: string;
@@ -106,11 +157,13 @@ export class ListingDocumentDto {
   @ValidateNested({ each: true })
   @Type(() => CodeExampleDto)
   codeExamples: CodeExampleDto[];
+  /** An editor's remark (sources that disagree, a fact that could not be confirmed); kept with the listing, not served. */
+  @IsOptional() @IsString({ message: 'must be a string' }) @Length(1, 1000, { message: 'must be 1-1000 characters' }) note?: string | null;
 }
 
 /** The listing as stored in events and read models: a plain object with fields in this fixed order. */
 export type ListingDocument = {
-  [K in keyof ListingDocumentDto]: ListingDocumentDto[K] extends CodeExampleDto[] ? CodeExample[] : ListingDocumentDto[K];
+  [K in keyof ListingDocumentDto]-?: ListingDocumentDto[K] extends CodeExampleDto[] ? CodeExample[] : Exclude<ListingDocumentDto[K], undefined>;
 };
 export interface CodeExample {
   label: string;
@@ -121,7 +174,8 @@ export interface CodeExample {
 export const LISTING_FIELDS: Array<keyof ListingDocument> = [
   'slug', 'name', 'nameCn', 'category', 'description', 'descriptionCn', 'website', 'docsUrl', 'domains',
   'pricing', 'auth', 'rateLimit', 'latency', 'maxTokens', 'popularity', 'endpoints', 'sdks', 'features',
-  'usageTips', 'sponsored', 'status', 'tags', 'similarApis', 'lastUpdated', 'codeExamples',
+  'usageTips', 'sponsored', 'status', 'tags', 'aliases', 'freeTier', 'openaiCompatible', 'authType', 'contextTokens',
+  'sdkLanguages', 'similarApis', 'lastUpdated', 'codeExamples', 'note',
 ];
 
 /** Validates one listing and returns it in canonical form (field order fixed, plain data only). */
@@ -129,7 +183,7 @@ export function parseListing(plain: unknown): { listing?: ListingDocument; probl
   const { value, problems } = validatePlain(ListingDocumentDto, plain);
   if (!value) return { problems };
   const listing = {} as Record<string, unknown>;
-  for (const field of LISTING_FIELDS) listing[field] = value[field];
+  for (const field of LISTING_FIELDS) listing[field] = value[field] ?? null;
   listing.codeExamples = value.codeExamples.map(({ label, language, code }) => ({ label, language, code }));
   return { listing: listing as ListingDocument, problems };
 }
