@@ -27,9 +27,17 @@ describe('GET /api/v1/tools/categories', () => {
 });
 
 describe('routes', () => {
-  it.each(['categories', 'search', 'compare'])('%s is its own route, not a slug', async (word) => {
-    const { body } = await getJson(url(`/api/v1/tools/${word}`));
-    expect(body.tool).toBeUndefined();
+  it('categories, search and compare are routes of their own, matched before /tools/{slug}', async () => {
+    const categories = await getJson(url('/api/v1/tools/categories'));
+    expect(categories.status).toBe(200);
+    expect(categories.body.categories).toHaveLength(13);
+    const search = await getJson(url('/api/v1/tools/search'));
+    expect(search.status).toBe(200);
+    expect(search.body.results).toHaveLength(20);
+    // compare without ids is the comparison's own 400, not a detail's 404 for a slug 'compare'.
+    const compare = await getJson(url('/api/v1/tools/compare'));
+    expect(compare.status).toBe(400);
+    expect(compare.body).toMatchObject({ success: false, parameter: 'ids' });
   });
 
   it('answers an unknown route with a 404 problem document', async () => {

@@ -84,5 +84,7 @@ it('rebuilds and switches generations on the cluster', async () => {
   expect(report.events).toBe(142);
   await new Promise((r) => setTimeout(r, 300));
   expect((await getJson(`${url}/api/v1/tools/categories`)).body.totalListings).toBe(127);
-  expect((await getJson(`${url}/readyz`)).body.info.readModels.generation).toBe(report.generation);
+  const ready = await getJson(`${url}/readyz`);
+  expect(ready.status).toBe(200);
+  expect(ready.body.info.readModels.generation).toBe(report.generation);
 }, 60_000);

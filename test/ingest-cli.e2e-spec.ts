@@ -6,7 +6,7 @@ import { parse, stringify } from 'yaml';
 import { spawn } from 'node:child_process';
 import { generateCatalog, writeCatalog } from './support/synthetic-catalog';
 import { runCli } from './support/cli';
-import { dropNamespace, REDIS_URL, uniqueNamespace } from './support/harness';
+import { dropNamespace, getJson, REDIS_URL, startService, uniqueNamespace } from './support/harness';
 
 const namespace = uniqueNamespace('cli');
 const redis = new Redis(REDIS_URL);
@@ -148,6 +148,54 @@ describe('ingest, re-ingest, revise, withdraw, history, export', () => {
     const after = await redis.get(`{${namespace}:rm}:current`);
     expect(Number(after)).toBeGreaterThan(Number(before));
     expect(await redis.hlen(`{${namespace}:g${after}}:detail`)).toBe(126);
+  });
+
+  it('checks the listings a file refers to against the event store, not the read models (which may lag)', async () => {
+    // No read models at all (as with a service that projects elsewhere, far behind): the references of
+    // one file still resolve to the listings published in the store.
+    const live = await redis.get(`{${namespace}:rm}:current`);
+    await redis.del(`{${namespace}:rm}:current`);
+    try {
+      const dir = mkdtempSync(join(work, 'refs-'));
+      const file = listingFile(dir, 'cerebras', (d) => (d.similarApis = ['groq', 'anthropic']));
+      const run = await runCli(namespace, ['ingest', '--dry-run', file]);
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      // A withdrawn listing is not there to refer to (remove-bg was withdrawn above).
+      const stale = listingFile(dir, 'cerebras', (d) => (d.similarApis = ['remove-bg']));
+      const refused = await runCli(namespace, ['ingest', '--dry-run', stale]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain(`${stale}: similarApis.0: no listing 'remove-bg'`);
+    } finally {
+      await redis.set(`{${namespace}:rm}:current`, live!);
+    }
+  });
+
+  it('asks a running service to rebuild rather than racing it, and says so', async () => {
+    const service = await startService('cli-rebuild');
+    try {
+      expect((await service.ingest(['fixtures'])).problems).toEqual([]);
+      const before = Number(await redis.get(`{${service.namespace}:rm}:current`));
+      const run = await runCli(service.namespace, ['rebuild']);
+      expect(run.code).toBe(0);
+      expect(run.stdout).toMatch(/the running service rebuilt generation \d+ from 142 events/);
+      const after = Number(await redis.get(`{${service.namespace}:rm}:current`));
+      expect(after).toBeGreaterThan(before);
+      // Built once, by the lease holder: the generations allocated are the first ones and this one.
+      expect(Number(await redis.get(`{${service.namespace}:rm}:seq`))).toBe(after);
+      expect((await getJson(`${service.baseUrl}/readyz`)).body.info.readModels.generation).toBe(after);
+    } finally {
+      await service.close();
+    }
+  }, 60_000);
+});
+
+describe('settings', () => {
+  it('refuses wrong settings before doing anything, naming each', async () => {
+    const run = await runCli(namespace, ['history', 'stripe'], { PROJECTOR: 'maybe', PROJECTOR_BATCH_SIZE: 'lots' });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("PROJECTOR: must be on or off (also true/false, yes/no, 1/0, enabled/disabled), got 'maybe'");
+    expect(run.stderr).toContain("PROJECTOR_BATCH_SIZE: must be a whole number from 1 to 100000, got 'lots'");
   });
 });
 

@@ -47,6 +47,22 @@ describe('transparency', () => {
     expect(body.results[0].matched).toEqual(expect.arrayContaining(['category']));
     for (const result of body.results) expect(result.score).toBeGreaterThan(0);
   });
+
+  it('orders results best first: a result may come before a better-scored one only as its equal (within 10%) and at least as popular', async () => {
+    for (const q of ['vector database', 'speech', 'payments', 'gpu', 'image generation', '语音']) {
+      const { results } = await search({ q, limit: '30' });
+      expect(results.length).toBeGreaterThan(3);
+      const best = Math.max(...results.map((r: { score: number }) => r.score));
+      expect(results[0].score).toBeGreaterThanOrEqual(best - Math.max(best * 0.1, 0.5) - 0.001);
+      results.forEach((earlier: { score: number; popularity: number }, i: number) => {
+        for (const later of results.slice(i + 1) as Array<{ score: number; popularity: number }>) {
+          if (later.score <= earlier.score) continue;
+          expect(earlier.score).toBeGreaterThanOrEqual(later.score - Math.max(later.score * 0.1, 0.5) - 0.001);
+          expect(earlier.popularity).toBeGreaterThanOrEqual(later.popularity);
+        }
+      });
+    }
+  });
 });
 
 describe('ranking rules', () => {

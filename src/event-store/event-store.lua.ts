@@ -1,3 +1,5 @@
+import type { Cluster, Redis } from 'ioredis';
+
 /**
  * Appends events to one aggregate if its version is still the expected one, in one atomic step, and
  * records the digest of the aggregate's document after them as `version:digest` (or drops it: an append
@@ -96,3 +98,22 @@ for i = #ids, 1, -1 do
 end
 return {}
 `;
+
+/** Registers the event store's scripts on a client (ioredis sends EVALSHA, with EVAL when Redis lacks one). */
+export function defineEventStoreScripts(client: Redis | Cluster): void {
+  client.defineCommand('appendEvents', { numberOfKeys: 4, lua: APPEND_EVENTS_LUA });
+  client.defineCommand('recordDigest', { numberOfKeys: 2, lua: RECORD_DIGEST_LUA });
+  client.defineCommand('readAggregate', { numberOfKeys: 2, lua: READ_AGGREGATE_LUA });
+  client.defineCommand('readLatest', { numberOfKeys: 2, lua: READ_LATEST_LUA });
+}
+
+type Arg = string | number;
+
+declare module 'ioredis' {
+  interface RedisCommander<Context> {
+    appendEvents(stream: string, versions: string, aggregate: string, digests: string, ...args: Arg[]): Promise<Array<string | number>>;
+    recordDigest(versions: string, digests: string, streamName: string, version: number, digest: string): Promise<number>;
+    readAggregate(stream: string, aggregate: string): Promise<string[]>;
+    readLatest(stream: string, aggregate: string, upTo: string): Promise<string[]>;
+  }
+}

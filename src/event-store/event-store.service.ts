@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { RedisConnection } from '../redis/redis-connection';
 import type { DocumentAggregate } from './document-aggregate';
 import { ConcurrencyConflictError, EventEnvelope, NewEvent, StoredEvent } from './event-envelope';
+import { defineEventStoreScripts } from './event-store.lua';
 
 export const EVENT_SCHEMA_VERSION = 1;
 
@@ -13,7 +14,9 @@ export const EVENT_SCHEMA_VERSION = 1;
  */
 @Injectable()
 export class EventStore {
-  constructor(private readonly redis: RedisConnection) {}
+  constructor(private readonly redis: RedisConnection) {
+    defineEventStoreScripts(redis.client);
+  }
 
   /**
    * Appends events to an aggregate whose current version must be `expectedVersion` (0 = new).

@@ -1,5 +1,7 @@
-import { Controller, Get } from '@nestjs/common';
-import { HealthCheck, HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
+import { Controller, Get, Res, ServiceUnavailableException } from '@nestjs/common';
+import { HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
+import type { FastifyReply } from 'fastify';
+import { ApiProblem, sendProblem } from '../http/problem';
 import { ReadModels } from '../read-models/read-models.service';
 
 /** Redis must have answered this process's background check within this long. */
@@ -20,14 +22,24 @@ export class HealthController {
   ) {}
 
   @Get('healthz')
-  @HealthCheck()
-  live() {
-    return this.health.check([]);
+  async live(@Res() reply: FastifyReply): Promise<FastifyReply> {
+    return reply.header('cache-control', 'no-store').send(await this.health.check([]));
   }
 
+  /** 200 with every check's facts; 503 as a problem document whose `checks` say which failed and why. */
   @Get('readyz')
-  @HealthCheck()
-  ready() {
+  async ready(@Res() reply: FastifyReply): Promise<FastifyReply> {
+    try {
+      return reply.header('cache-control', 'no-store').send(await this.readiness());
+    } catch (error) {
+      if (!(error instanceof ServiceUnavailableException)) throw error;
+      const checks = error.getResponse() as { error?: Record<string, { message?: string }> };
+      const reasons = Object.entries(checks.error ?? {}).map(([name, { message }]) => `${name}: ${message ?? 'down'}`);
+      return sendProblem(reply, '/readyz', new ApiProblem(503, 'not-ready', 'Not ready', `not ready to serve: ${reasons.join('; ')}`, { checks }));
+    }
+  }
+
+  private readiness() {
     const status = this.readModels.status();
     return this.health.check([
       () => {

@@ -166,7 +166,8 @@ export class ReadModels implements OnApplicationBootstrap, OnApplicationShutdown
   }
 
   private async begin(): Promise<void> {
-    this.unsubscribe ??= this.changes.subscribe(() => this.refresh(true));
+    // A reader's failure is its own: it must not fail the projector that told it.
+    this.unsubscribe ??= this.changes.subscribe(() => this.refresh(true).catch((error: Error) => this.refreshFailed(error)));
     this.timer ??= setInterval(() => void this.refresh().catch((error) => this.refreshFailed(error as Error)), this.config.readPollMs);
     this.timer.unref();
     await this.refresh();
@@ -192,14 +193,10 @@ export class ReadModels implements OnApplicationBootstrap, OnApplicationShutdown
     let lag = 0;
     if (generation !== null) {
       const live = keys.generation(generation);
-      const [[, stored], [, applied], [, length]] = (await this.redis.client
-        .pipeline()
-        .get(live.checkpoint)
-        .get(live.appliedEvents)
-        .xlen(keys.events)
-        .exec()) as Array<[Error | null, unknown]>;
-      checkpoint = (stored as string | null) ?? null;
-      lag = Math.max(0, Number(length ?? 0) - Number(applied ?? 0));
+      // (Two commands, not one pipeline: the generation and the log live in different Redis Cluster slots.)
+      const [[stored, applied], length] = await Promise.all([this.redis.client.mget(live.checkpoint, live.appliedEvents), this.redis.client.xlen(keys.events)]);
+      checkpoint = stored ?? null;
+      lag = Math.max(0, length - Number(applied ?? 0));
     }
     this.known = {
       lastContact: Date.now(),

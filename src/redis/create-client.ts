@@ -1,13 +1,9 @@
 import { Cluster, Redis } from 'ioredis';
 import type { AppConfig } from '../config/app-config';
-import { defineScripts } from './scripts';
 
 export type RedisClient = Redis | Cluster;
 
-/**
- * A client for the configured Redis (one server, or a cluster), with the service's scripts. Kept apart from
- * RedisConnection so that worker threads can connect without loading the application framework.
- */
+/** A client for the configured Redis (one server, or a cluster). */
 export function createClient(config: AppConfig, autoPipelining = true, offlineQueue = true): RedisClient {
   const common = {
     enableAutoPipelining: autoPipelining,
@@ -30,6 +26,5 @@ export function createClient(config: AppConfig, autoPipelining = true, offlineQu
   client.on('error', () => {
     /* ioredis reconnects by itself; commands fail and are reported where they are issued */
   });
-  defineScripts(client);
   return client;
 }

@@ -1,0 +1,46 @@
+import { AppConfig, InvalidSettingsError } from './app-config';
+
+describe('settings', () => {
+  it('have defaults that serve a developer', () => {
+    const config = new AppConfig({});
+    expect(config.port).toBe(3000);
+    expect(config.redisUrl).toBe('redis://127.0.0.1:6379');
+    expect(config.projectorEnabled).toBe(true);
+    expect(config.readCache).toBe(true);
+    expect(config.logRequests).toBe(false);
+    expect(config.fixturesDir).toMatch(/\/fixtures$/);
+  });
+
+  it.each([
+    ['on', true], ['ON', true], ['true', true], ['yes', true], ['1', true], ['enabled', true],
+    ['off', false], ['False', false], ['no', false], ['0', false], ['disabled', false],
+  ])('take %s for a flag', (value, expected) => {
+    expect(new AppConfig({ PROJECTOR: value, READ_CACHE: value, LOG_REQUESTS: value }).projectorEnabled).toBe(expected);
+    expect(new AppConfig({ READ_CACHE: value }).readCache).toBe(expected);
+    expect(new AppConfig({ LOG_REQUESTS: value }).logRequests).toBe(expected);
+  });
+
+  it('refuse wrong values at start, naming every one and why', () => {
+    let error: unknown;
+    try {
+      new AppConfig({ PORT: 'abc', PROJECTOR: 'maybe', REDIS_URL: 'http://x', LOG_LEVEL: 'loud', PROJECTOR_BATCH_SIZE: '0', REDIS_CLUSTER_NODES: 'a:1,b' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(InvalidSettingsError);
+    const lines = (error as InvalidSettingsError).problems;
+    expect(lines).toEqual([
+      "PORT: must be a whole number from 1 to 65535, got 'abc'",
+      "REDIS_URL: must be a redis:// or rediss:// URL, got 'http://x'",
+      "REDIS_CLUSTER_NODES: must be a comma-separated list of host:port, got 'a:1,b'",
+      "PROJECTOR: must be on or off (also true/false, yes/no, 1/0, enabled/disabled), got 'maybe'",
+      "PROJECTOR_BATCH_SIZE: must be a whole number from 1 to 100000, got '0'",
+      "LOG_LEVEL: must be one of fatal, error, warn, info, debug, trace, silent, got 'loud'",
+    ]);
+    expect((error as Error).message).toContain('invalid settings:');
+  });
+
+  it('refuse a namespace that is not a plain word', () => {
+    expect(() => new AppConfig({ REDIS_NAMESPACE: 'a{b}' })).toThrow(/REDIS_NAMESPACE: must be only letters/);
+  });
+});

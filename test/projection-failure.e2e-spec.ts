@@ -1,0 +1,74 @@
+import { Logger } from '@nestjs/common';
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { EventStore } from '../src/event-store/event-store.service';
+import { LISTING_REVISED } from '../src/listings/events/listing-events';
+import { parseListing } from '../src/listings/listing.document';
+import { GenerationProjector } from '../src/projections/generation-projector';
+import { RedisConnection } from '../src/redis/redis-connection';
+import { getJson, RunningService, startService } from './support/harness';
+
+/**
+ * An event the projector cannot apply (an unknown type, written by a newer version of the service) stops
+ * the projection at that event: the projector retries with a growing pause, says so once, keeps its
+ * working memory, and every process's /readyz reports the projection as stuck, with its lag, until the
+ * event can be applied.
+ */
+let service: RunningService;
+let store: EventStore;
+
+beforeAll(async () => {
+  service = await startService('stuck', { PROJECTOR_LEASE_MS: '3000' });
+  store = service.app.get(EventStore);
+  expect((await service.ingest(['fixtures'])).problems).toEqual([]);
+});
+afterAll(() => service?.close());
+
+const until = async <T>(what: () => Promise<T>, ok: (value: T) => boolean, ms = 20_000): Promise<T> => {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await what();
+    if (ok(value) || Date.now() > deadline) return value;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+};
+
+it('stops at an event it cannot apply: backs off, says so once, keeps its memory, and /readyz reports it with the lag', async () => {
+  const errors = jest.spyOn(Logger.prototype, 'error');
+  const loads = jest.spyOn(GenerationProjector.prototype, 'load');
+  try {
+    const [poison] = await store.append('listing', 'from-the-future', 0, [{ type: 'ListingTeleported', data: {} }], 'newer-service');
+    const openai = parseListing(parse(readFileSync('fixtures/listings/openai.yaml', 'utf8'))).listing!;
+    await store.append('listing', 'openai', 1, [{ type: LISTING_REVISED, data: { document: { ...openai, latency: 'after the poison' }, changedFields: ['latency'] } }], 'editor');
+
+    const stuck = await until(() => getJson(`${service.baseUrl}/readyz`), (r) => r.status === 503);
+    expect(stuck.status).toBe(503);
+    expect(stuck.body.checks.error.projection).toMatchObject({ status: 'down', stuckAt: poison.position, lag: 2 });
+    expect(stuck.body.checks.error.projection.error).toMatch(/unknown type 'ListingTeleported'/);
+    // Nothing internal shows: no key names.
+    expect(JSON.stringify(stuck.body)).not.toMatch(/\{[^}]*:(rm|es|g\d+)\}/);
+
+    // Seven seconds of retries: with a pause that grows (1, 2, 4 s) that is 4 attempts at most; one a
+    // second would be 7 or more. Said once; the working memory was not loaded again.
+    await new Promise((r) => setTimeout(r, 7000));
+    const later = await getJson(`${service.baseUrl}/readyz`);
+    expect(later.body.checks.error.projection.attempts).toBeGreaterThanOrEqual(2);
+    expect(later.body.checks.error.projection.attempts).toBeLessThanOrEqual(4);
+    const said = errors.mock.calls.filter(([message]) => String(message).includes('ListingTeleported'));
+    expect(said).toHaveLength(1);
+    expect(loads).not.toHaveBeenCalled();
+    // Reads go on from what was projected before the event.
+    expect((await getJson(`${service.baseUrl}/api/v1/tools/openai`)).body.tool.latency).not.toBe('after the poison');
+
+    // An operator removes the event (a newer service would apply it): the projection goes on, /readyz is green.
+    const redis = service.app.get(RedisConnection);
+    await redis.client.xdel(redis.keys.events, poison.position);
+    const green = await until(() => getJson(`${service.baseUrl}/readyz`), (r) => r.status === 200, 90_000);
+    expect(green.status).toBe(200);
+    expect(green.body.info.projection.lag).toBe(0);
+    expect((await getJson(`${service.baseUrl}/api/v1/tools/openai`)).body.tool.latency).toBe('after the poison');
+  } finally {
+    errors.mockRestore();
+    loads.mockRestore();
+  }
+}, 120_000);
