@@ -112,6 +112,25 @@ describe('GET /api/v1/tools/{slug}', () => {
   });
 });
 
+describe('fields for agents and for clients of the public directory', () => {
+  it('shows the facts agents filter on, and the public directory\'s fields, in summaries, details and comparison rows', async () => {
+    const detail = (await getJson(url('/api/v1/tools/openai'))).body.tool;
+    expect(detail).toMatchObject({ freeTier: false, openaiCompatible: true, authType: 'bearer', referralUrl: null });
+    expect(detail.aliases).toEqual(expect.arrayContaining(['ChatGPT']));
+    expect(detail.contextTokens).toBeGreaterThan(100_000);
+    expect(detail.sdkLanguages).toEqual(expect.arrayContaining(['python', 'curl']));
+    expect(detail.note).toBeUndefined();
+    const bash = detail.codeExamples.find((c: { language: string }) => c.language === 'bash');
+    expect(detail.curlExample).toBe(bash.code);
+    for (const example of detail.codeExamples) expect(example.title).toBe(example.label);
+
+    const summary = (await getJson(url('/api/v1/tools/search?q=openai&limit=1'))).body.results[0];
+    expect(summary).toMatchObject({ slug: 'openai', freeTier: false, authType: 'bearer', referralUrl: null, curlExample: bash.code });
+    const row = (await getJson(url('/api/v1/tools/compare?ids=openai,stripe'))).body.compared[0];
+    expect(row).toMatchObject({ slug: 'openai', referralUrl: detail.website, curlExample: bash.code, authType: 'bearer' });
+  });
+});
+
 describe('GET /api/v1/tools/search', () => {
   it('defaults limit to 20 and echoes it', async () => {
     const { body } = await getJson(url('/api/v1/tools/search'));

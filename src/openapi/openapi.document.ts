@@ -1,8 +1,9 @@
 import { ENCODINGS, MIN_COMPRESSED_BYTES } from '../http/compression';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../http/query-params';
-import { LISTING_STATUSES } from '../listings/listing.document';
+import { AUTH_TYPES, LISTING_STATUSES, SDK_LANGUAGES } from '../listings/listing.document';
 import { SEARCH_FIELDS } from '../search/search-fields';
 import { MAX_COMPARE, MIN_COMPARE } from '../tools/compare/compare-params';
+import { LIST_DEFAULT_LIMIT } from '../tools/list/list-params';
 import { MAX_QUERY_LENGTH } from '../tools/search/search-params';
 
 /**
@@ -41,6 +42,21 @@ const object = (properties: Record<string, object>, extra: object = {}) => ({
   ...extra,
 });
 
+/** The facts agents filter on, in every view of a listing. */
+const factProperties = {
+  aliases: { ...strList, description: 'Other names people and agents use for the API or its products (English or Chinese), former names too.' },
+  freeTier: { type: 'boolean', description: 'Whether the API can be used without paying, on an ongoing basis.' },
+  openaiCompatible: { type: 'boolean', description: "Whether the API accepts OpenAI's chat-completions wire format." },
+  authType: { type: 'string', enum: [...AUTH_TYPES], description: 'The primary authentication scheme (details in `auth`).' },
+  contextTokens: { type: 'integer', nullable: true, minimum: 1, description: 'Largest context, in tokens, of the models the listing names; null where the API has none.' },
+  sdkLanguages: { type: 'array', items: { type: 'string', enum: [...SDK_LANGUAGES] }, description: 'Languages of the official SDKs (curl: the plain HTTP API; cli: an official command line).' },
+};
+/** Fields kept for clients of the public directory this API stays compatible with. */
+const compatibilityProperties = {
+  referralUrl: { ...nullableStr, description: 'The directory takes no referral fees: null in summaries and details; the website in comparison rows, as the public directory sends it.' },
+  curlExample: { ...nullableStr, description: 'The first curl (bash) example, or null.' },
+};
+
 const summaryProperties = {
   slug: str,
   name: str,
@@ -57,6 +73,33 @@ const summaryProperties = {
   auth: strList,
   tags: strList,
   sponsored: { type: 'boolean', description: 'Paid placement. Never changes search rank.' },
+  ...factProperties,
+  ...compatibilityProperties,
+};
+
+/** The filters of search and list, as query parameters. */
+const filterParameters = [
+  { name: 'category', in: 'query', required: false, description: 'A category slug (see getCategories). An unknown one finds nothing.', schema: str, example: 'llm' },
+  { name: 'freeTier', in: 'query', required: false, description: 'true: only APIs usable without paying; false: only those that are not.', schema: { type: 'boolean' }, example: true },
+  { name: 'openaiCompatible', in: 'query', required: false, description: "true: only APIs that accept OpenAI's chat-completions format.", schema: { type: 'boolean' }, example: true },
+  { name: 'auth', in: 'query', required: false, description: 'The primary authentication scheme.', schema: { type: 'string', enum: [...AUTH_TYPES] }, example: 'bearer' },
+  { name: 'minContext', in: 'query', required: false, description: 'At least this many tokens of context: digits, or with k or m (128000, 128k, 1m).', schema: { type: 'string', pattern: '^[0-9]+[kKmM]?$' }, example: '128k' },
+  { name: 'sdk', in: 'query', required: false, description: `An official SDK in this language (${SDK_LANGUAGES.join(', ')}; node, js, ts, golang, c# and .net are read as their language).`, schema: str, example: 'python' },
+];
+const cursorParameter = { name: 'cursor', in: 'query', required: false, description: 'The `nextCursor` of the page before (from the same request with the same other parameters).', schema: str };
+const filtersSchema = {
+  type: 'object',
+  description: 'The filters applied (null: not set).',
+  required: ['category', 'freeTier', 'openaiCompatible', 'auth', 'minContext', 'sdk'],
+  properties: {
+    category: nullableStr,
+    freeTier: { type: 'boolean', nullable: true },
+    openaiCompatible: { type: 'boolean', nullable: true },
+    auth: { type: 'string', enum: [...AUTH_TYPES, null], nullable: true },
+    minContext: { type: 'integer', nullable: true },
+    sdk: { type: 'string', enum: [...SDK_LANGUAGES, null], nullable: true },
+  },
+  additionalProperties: false,
 };
 
 export const OPENAPI_DOCUMENT = {
@@ -73,6 +116,8 @@ export const OPENAPI_DOCUMENT = {
       'each coding under a weak ETag of its own.',
   },
   servers: [{ url: '/' }],
+  // No operation needs a credential.
+  security: [],
   tags: [{ name: 'tools' }, { name: 'errors' }],
   paths: {
     '/api/v1/tools/search': {
@@ -86,8 +131,8 @@ export const OPENAPI_DOCUMENT = {
           'terms rank above listings matching some; popularity only breaks ties. Without `q` the listings of the category ' +
           '(or all) are returned by popularity. An unknown category gives an empty result, not an error.',
         parameters: [
-          { name: 'q', in: 'query', required: false, description: `Free text, at most ${MAX_QUERY_LENGTH} characters.`, schema: { type: 'string', maxLength: MAX_QUERY_LENGTH } },
-          { name: 'category', in: 'query', required: false, description: 'A category slug (see getCategories).', schema: str },
+          { name: 'q', in: 'query', required: false, description: `Free text, at most ${MAX_QUERY_LENGTH} characters.`, schema: { type: 'string', maxLength: MAX_QUERY_LENGTH }, example: 'text to speech' },
+          ...filterParameters,
           {
             name: 'limit',
             in: 'query',
@@ -95,11 +140,33 @@ export const OPENAPI_DOCUMENT = {
             description: `Maximum number of results: default ${DEFAULT_LIMIT}; values above ${MAX_LIMIT} are clamped to ${MAX_LIMIT} (the applied value is echoed); a non-integer or a value below 1 is a 400.`,
             schema: { type: 'integer', minimum: 1, default: DEFAULT_LIMIT },
           },
+          cursorParameter,
         ],
         responses: {
           200: ok('Search results, best first.', ref('SearchResponse')),
           304: notModified,
-          400: problem('A parameter is malformed (non-integer or non-positive limit, q too long, a parameter given twice).'),
+          400: problem('A parameter is malformed (non-integer or non-positive limit, q too long, a bad filter value or cursor, a parameter given twice); `parameter` names it.'),
+          503: unavailable,
+        },
+      },
+    },
+    '/api/v1/tools': {
+      get: {
+        operationId: 'listTools',
+        tags: ['tools'],
+        summary: 'Every listing, most popular first, a page at a time',
+        description:
+          `The whole directory as summaries, by popularity (then slug), narrowed by the filters. Pages of \`limit\` (default ${LIST_DEFAULT_LIMIT}, at most ${MAX_LIMIT}); ` +
+          '`nextCursor` (and `_links.next`) leads to the next page, and stays valid when listings are added or withdrawn in between. `categories` lists every category slug.',
+        parameters: [
+          ...filterParameters,
+          { name: 'limit', in: 'query', required: false, description: `Listings per page: default ${LIST_DEFAULT_LIMIT}; above ${MAX_LIMIT} is clamped; a non-integer or a value below 1 is a 400.`, schema: { type: 'integer', minimum: 1, default: LIST_DEFAULT_LIMIT } },
+          cursorParameter,
+        ],
+        responses: {
+          200: ok('A page of listings.', ref('ListResponse')),
+          304: notModified,
+          400: problem('A parameter is malformed (limit, a filter value, a cursor from another request); `parameter` names it.'),
           503: unavailable,
         },
       },
@@ -110,7 +177,7 @@ export const OPENAPI_DOCUMENT = {
         tags: ['tools'],
         summary: 'Compare several listings side by side',
         description: `\`ids\` holds ${MIN_COMPARE} to ${MAX_COMPARE} distinct comma-separated slugs. Unknown slugs are listed in \`notFound\`, never dropped silently; when none is found the answer is 404.`,
-        parameters: [{ name: 'ids', in: 'query', required: true, description: 'Comma-separated tool slugs, e.g. openai,anthropic.', schema: str }],
+        parameters: [{ name: 'ids', in: 'query', required: true, description: 'Comma-separated tool slugs, e.g. openai,anthropic.', schema: str, example: 'openai,anthropic' }],
         responses: {
           200: ok('One row per found tool, with the same keys for every tool (null where a fact is unknown).', ref('CompareResponse')),
           304: notModified,
@@ -134,7 +201,7 @@ export const OPENAPI_DOCUMENT = {
         tags: ['tools'],
         summary: 'The complete specification of one listing',
         description: 'All fields of the listing with code examples, similar APIs, a pricing comparison with four other listings, and the provider\'s entries of the error reference. `categories`, `search` and `compare` are routes, never slugs.',
-        parameters: [{ name: 'slug', in: 'path', required: true, schema: { type: 'string', pattern: '^[a-z0-9]+(-[a-z0-9]+)*$' } }],
+        parameters: [{ name: 'slug', in: 'path', required: true, description: 'A tool slug (any case).', schema: { type: 'string', pattern: '^[A-Za-z0-9]+(-[A-Za-z0-9]+)*$', maxLength: 64 }, example: 'openai' }],
         responses: {
           200: ok('The listing.', ref('ToolDetailResponse')),
           304: notModified,
@@ -149,8 +216,8 @@ export const OPENAPI_DOCUMENT = {
         tags: ['errors'],
         summary: 'The published reference of common provider errors',
         parameters: [
-          { name: 'provider', in: 'query', required: false, description: 'A listing slug, e.g. openai.', schema: str },
-          { name: 'status', in: 'query', required: false, description: 'An HTTP status code.', schema: { type: 'integer', minimum: 100, maximum: 599 } },
+          { name: 'provider', in: 'query', required: false, description: 'A listing slug, e.g. openai.', schema: str, example: 'openai' },
+          { name: 'status', in: 'query', required: false, description: 'An HTTP status code.', schema: { type: 'integer', minimum: 100, maximum: 599 }, example: 429 },
         ],
         responses: {
           200: ok('Entries sorted by provider, status and title.', ref('ErrorsResponse')),
@@ -195,6 +262,7 @@ export const OPENAPI_DOCUMENT = {
         query: nullableStr,
         category: nullableStr,
         limit: { type: 'integer', description: 'The limit applied (after clamping).' },
+        filters: filtersSchema,
         terms: { ...strList, description: 'The terms searched for, after synonyms, typo corrections and prefix completion.' },
         interpretation: {
           type: 'array',
@@ -208,10 +276,22 @@ export const OPENAPI_DOCUMENT = {
             { additionalProperties: false },
           ),
         },
+        nextCursor: { ...nullableStr, description: 'Send as `cursor` (with the same other parameters) for the next page; null on the last page.' },
         results: { type: 'array', items: ref('SearchResult') },
         _links: ref('Links'),
       }),
-      CodeExample: object({ label: str, language: str, code: str }, { additionalProperties: false }),
+      ListResponse: object({
+        success: { type: 'boolean', enum: [true] },
+        total: { type: 'integer', description: 'Listings that pass the filters.' },
+        returned: int,
+        limit: int,
+        filters: filtersSchema,
+        nextCursor: { ...nullableStr, description: 'Send as `cursor` (with the same other parameters) for the next page; null on the last page.' },
+        categories: { ...strList, description: 'Every category slug of the directory.' },
+        tools: { type: 'array', items: ref('ToolSummary') },
+        _links: ref('Links'),
+      }),
+      CodeExample: object({ label: str, title: { ...str, description: 'The same as label (the public directory calls it title).' }, language: str, code: str }, { additionalProperties: false }),
       SimilarApi: object(
         { slug: str, name: str, nameCn: str, popularity: int, description: str, descriptionCn: str },
         { additionalProperties: false },
@@ -267,6 +347,8 @@ export const OPENAPI_DOCUMENT = {
           sponsored: { type: 'boolean' },
           tags: strList,
           lastUpdated: { type: 'string', format: 'date' },
+          ...factProperties,
+          ...compatibilityProperties,
         },
         { additionalProperties: false },
       ),

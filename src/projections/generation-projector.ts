@@ -14,7 +14,7 @@ import { renderErrorEntry } from '../rendering/error-entry-view';
 import { relatedListings, renderListing } from '../rendering/listing-views';
 
 /** Bump when what the projector writes changes: generations built by another version are rebuilt. */
-export const READ_MODEL_VERSION = '4';
+export const READ_MODEL_VERSION = '5';
 export const START_POSITION = '0-0';
 /** Documents read from the event store at a time (bounds memory and pipelines). */
 const SHARE = 1000;

@@ -28,7 +28,7 @@ it('renders every fixture with the fields in the order the API documents, and it
     expect(etag).toMatch(/^"[\w-]{22}"$/);
     const keys = Object.keys(document.tool);
     expect(keys.slice(0, 3)).toEqual(['slug', 'name', 'nameCn']);
-    expect(keys.slice(-4)).toEqual(['status', 'similarApis', 'pricingComparison', 'errors']);
+    expect(keys.slice(-5)).toEqual(['referralUrl', 'curlExample', 'similarApis', 'pricingComparison', 'errors']);
     expect(Object.keys(document._links)).toEqual(['self', 'category', 'compare', 'errors', 'openapi']);
     if ((document.tool.errors as unknown[]).length > 0) withErrors++;
   }

@@ -6,24 +6,31 @@ import { withEtag } from './stored-body';
 
 export const API_PREFIX = '/api/v1';
 
-/** Fields of a search result, in the order they are sent (the result adds score and matched). */
+/** The facts agents filter on, in every view of a listing. */
+const FACT_FIELDS = ['aliases', 'freeTier', 'openaiCompatible', 'authType', 'contextTokens', 'sdkLanguages'] as const;
+
+/**
+ * Fields of a search result or list entry, in the order they are sent (a search result adds score and
+ * matched). `referralUrl` and `curlExample` are there for clients of the public directory this API
+ * stays compatible with (see the README).
+ */
 export const SUMMARY_FIELDS = [
   'slug', 'name', 'nameCn', 'category', 'categoryCn', 'description', 'descriptionCn', 'pricing', 'popularity',
-  'status', 'website', 'docsUrl', 'auth', 'tags', 'sponsored',
+  'status', 'website', 'docsUrl', 'auth', 'tags', 'sponsored', ...FACT_FIELDS, 'referralUrl', 'curlExample',
 ] as const;
 
 /** Fields of a comparison row: the same keys for every tool, null where a fact is unknown. */
 export const COMPARISON_FIELDS = [
   'slug', 'name', 'nameCn', 'category', 'categoryCn', 'description', 'descriptionCn', 'website', 'docsUrl',
   'pricing', 'auth', 'rateLimit', 'latency', 'maxTokens', 'popularity', 'endpoints', 'sdks', 'features',
-  'status', 'sponsored', 'tags', 'lastUpdated',
+  'status', 'sponsored', 'tags', 'lastUpdated', ...FACT_FIELDS, 'referralUrl', 'curlExample',
 ] as const;
 
 /** Fields of the detail's `tool`, before what it shows of other documents. */
 const DETAIL_FIELDS = [
   'slug', 'name', 'nameCn', 'category', 'categoryCn', 'description', 'descriptionCn', 'website', 'docsUrl',
   'pricing', 'auth', 'rateLimit', 'latency', 'maxTokens', 'popularity', 'endpoints', 'sdks', 'features',
-  'usageTips', 'sponsored', 'codeExamples', 'tags', 'lastUpdated', 'status',
+  'usageTips', 'sponsored', 'codeExamples', 'tags', 'lastUpdated', 'status', ...FACT_FIELDS, 'referralUrl', 'curlExample',
 ] as const;
 
 export interface RenderedListing {
@@ -42,7 +49,7 @@ export interface RenderedListing {
  * comparison row.
  */
 export function renderListing(listing: ListingDocument, state: CatalogState, categories: CategoryCatalog): RenderedListing {
-  const fields = withCategory(listing, categories.get(listing.category));
+  const fields = viewOf(listing, categories.get(listing.category));
   const { similar, compared, filledFrom, uses } = relatedListings(listing, state);
   const tool = {
     ...pick(fields, DETAIL_FIELDS),
@@ -66,7 +73,8 @@ export function renderListing(listing: ListingDocument, state: CatalogState, cat
   };
   return {
     detail: withEtag(JSON.stringify({ success: true, tool, _links: links })),
-    comparison: JSON.stringify(pick(fields, COMPARISON_FIELDS)),
+    // The public directory's comparison links through referralUrl, falling back to the website: so does ours.
+    comparison: JSON.stringify(pick({ ...fields, referralUrl: listing.website }, COMPARISON_FIELDS)),
     uses,
     filledFrom,
   };
@@ -74,11 +82,22 @@ export function renderListing(listing: ListingDocument, state: CatalogState, cat
 
 /** A listing as a search result or list entry shows it (JSON, before score and matched fields). */
 export function renderSummary(listing: ListingDocument, category: Category | undefined): string {
-  return JSON.stringify(pick(withCategory(listing, category), SUMMARY_FIELDS));
+  return JSON.stringify(pick(viewOf(listing, category), SUMMARY_FIELDS));
 }
 
-function withCategory(listing: ListingDocument, category: Category | undefined): Record<string, unknown> {
-  return { ...listing, categoryCn: category?.nameCn ?? null };
+/**
+ * What the views show of a listing beyond its own fields: the category's Chinese name, code examples with
+ * a `title` beside `label` (the public directory's name for it), the first curl example on its own, and
+ * `referralUrl`, null: the directory takes no referral fees, so it has no referral links.
+ */
+function viewOf(listing: ListingDocument, category: Category | undefined): Record<string, unknown> {
+  return {
+    ...listing,
+    categoryCn: category?.nameCn ?? null,
+    codeExamples: listing.codeExamples.map(({ label, language, code }) => ({ label, title: label, language, code })),
+    curlExample: listing.codeExamples.find((example) => example.language === 'bash')?.code ?? null,
+    referralUrl: null,
+  };
 }
 
 /**

@@ -290,19 +290,39 @@ export class SearchIndex {
   }
 
   /**
-   * Listings in browse order (popularity, then slug) that pass `filter`, from position `offset` of that
-   * order: `limit` of them, and how many pass in all.
+   * Listings in browse order (popularity, then slug) that pass `filter`: `limit` of them, from position
+   * `offset` among those that pass, or after the listing of popularity and slug `after` (a cursor: it
+   * holds its place whatever is added or removed before it); and how many pass in all.
    */
-  browsePage(filter: ListingFilter | null, offset: number, limit: number): { total: number; docs: number[] } {
-    if (!filter) return { total: this.browse.length, docs: this.browse.slice(offset, offset + limit) };
+  browsePage(filter: ListingFilter | null, offset: number, limit: number, after?: { popularity: number; slug: string }): { total: number; docs: number[] } {
+    const start = after ? this.positionAfter(after.popularity, after.slug) : 0;
+    if (!filter) {
+      const from = after ? start : offset;
+      return { total: this.browse.length, docs: this.browse.slice(from, from + limit) };
+    }
     const docs: number[] = [];
     let total = 0;
-    for (const doc of this.browse) {
-      if (filter && !filter(doc)) continue;
-      if (total >= offset && docs.length < limit) docs.push(doc);
+    for (let i = 0; i < this.browse.length; i++) {
+      const doc = this.browse[i];
+      if (!filter(doc)) continue;
+      if ((after ? i >= start : total >= offset) && docs.length < limit) docs.push(doc);
       total++;
     }
     return { total, docs };
+  }
+
+  /** The first position of the browse order after a listing of this popularity and slug. */
+  private positionAfter(popularity: number, slug: string): number {
+    let lo = 0;
+    let hi = this.browse.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      const doc = this.browse[mid];
+      const before = this.popularity[doc] > popularity || (this.popularity[doc] === popularity && compareText(this.docs[doc]!.listing.slug, slug) <= 0);
+      if (before) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
   }
 
   /**

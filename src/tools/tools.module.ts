@@ -6,13 +6,15 @@ import { CompareToolsController } from './compare/compare-tools.controller';
 import { CompareToolsHandler } from './compare/compare-tools.handler';
 import { GetToolController } from './detail/get-tool.controller';
 import { GetToolHandler } from './detail/get-tool.handler';
+import { ListToolsController } from './list/list-tools.controller';
+import { ListToolsHandler } from './list/list-tools.handler';
 import { SearchToolsController } from './search/search-tools.controller';
 import { SearchToolsHandler } from './search/search-tools.handler';
 
 /** The reads under /api/v1/tools: one folder each, with its query, handler, controller and parameters. */
 @Module({
   imports: [ReadModelsModule],
-  controllers: [SearchToolsController, CompareToolsController, ListCategoriesController, GetToolController],
-  providers: [SearchToolsHandler, CompareToolsHandler, ListCategoriesHandler, GetToolHandler],
+  controllers: [ListToolsController, SearchToolsController, CompareToolsController, ListCategoriesController, GetToolController],
+  providers: [ListToolsHandler, SearchToolsHandler, CompareToolsHandler, ListCategoriesHandler, GetToolHandler],
 })
 export class ToolsModule {}

@@ -3,7 +3,9 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
-import { CommandBus } from '@nestjs/cqrs';
+import { Command, CommandBus } from '@nestjs/cqrs';
+import { EventStore } from '../../src/event-store/event-store.service';
+import { ProjectionRunner } from '../../src/projections/projection-runner.service';
 import { createApp } from '../../src/bootstrap';
 import { AppConfig } from '../../src/config/app-config';
 import { ImportCatalogCommand, ImportReport } from '../../src/import/import-catalog.command';
@@ -33,6 +35,8 @@ export interface RunningService {
   baseUrl: string;
   namespace: string;
   ingest(paths: string[], actor?: string): Promise<ImportReport>;
+  /** Sends a command on the service's CommandBus, then waits until its read models show everything appended. */
+  command<R>(command: Command<R>): Promise<R>;
   close(): Promise<void>;
 }
 
@@ -50,6 +54,12 @@ export async function startService(label: string, overrides: Record<string, stri
     namespace,
     baseUrl: `http://127.0.0.1:${address.port}`,
     ingest: (paths, actor = 'test') => app.get(CommandBus).execute(new ImportCatalogCommand(paths, actor)),
+    command: async (command) => {
+      const result = await app.get(CommandBus).execute(command);
+      const projected = await app.get(ProjectionRunner).waitUntilProjected(await app.get(EventStore).lastPosition(), 30_000);
+      if (!projected) throw new Error('the read models did not show the change within 30 s');
+      return result;
+    },
     close: async () => {
       await app.close();
       await dropNamespace(namespace);

@@ -1,12 +1,19 @@
 import { badRequest } from '../../http/problem';
-import { parseCategory, parseLimit, QueryParams, single } from '../../http/query-params';
+import { parseLimit, QueryParams, single } from '../../http/query-params';
+import { parseFilters } from '../listing-filters';
+import { decodeCursor } from '../paging-cursor';
 import { SearchToolsQuery } from './search-tools.query';
 
 export const MAX_QUERY_LENGTH = 200;
 
-/** The search's parameters: `q` (at most 200 characters), `category`, `limit`. Others are ignored. */
+/** The search's parameters: `q` (at most 200 characters), the filters, `limit`, `cursor`. Others are ignored. */
 export function searchQueryOf(params: QueryParams): SearchToolsQuery {
-  return new SearchToolsQuery(parseSearchText(single(params, 'q')), parseCategory(single(params, 'category')), parseLimit(single(params, 'limit')));
+  const first = new SearchToolsQuery(parseSearchText(single(params, 'q')), parseFilters(params), parseLimit(single(params, 'limit')));
+  const cursor = single(params, 'cursor')?.trim() || null;
+  const position = decodeCursor<{ o: number }>(cursor ?? undefined, first.request, { o: 'number' });
+  if (!position) return first;
+  if (!Number.isSafeInteger(position.o) || position.o < 0) throw badRequest(`'cursor' is not a cursor this API gave out`, { parameter: 'cursor' });
+  return new SearchToolsQuery(first.q, first.filters, first.limit, position.o, cursor);
 }
 
 export function parseSearchText(raw: string | undefined): string | null {

@@ -3,9 +3,19 @@ import { ReadModels } from '../../read-models/read-models.service';
 import { API_PREFIX } from '../../rendering/listing-views';
 import { storedBody, StoredBody } from '../../rendering/stored-body';
 import { matchedFields } from '../../search/search-fields';
-import type { SearchAnswer, SearchIndex } from '../../search/search-index';
-import { buildSearchRequest, interpret } from '../../search/search-query';
+import type { SearchHit, SearchIndex, SearchNotes } from '../../search/search-index';
+import { buildSearchRequest, Clause, interpret } from '../../search/search-query';
+import { listingFilter } from '../listing-filters';
+import { encodeCursor } from '../paging-cursor';
 import { SearchToolsQuery } from './search-tools.query';
+
+/** What a search found: the page, how many matched in all, and how the query was read. */
+interface Found {
+  clauses: Clause[];
+  total: number;
+  hits: SearchHit[];
+  notes: SearchNotes;
+}
 
 /**
  * Runs a search on this process's search index and builds the response, kept in the read cache under its
@@ -28,31 +38,41 @@ export class SearchToolsHandler implements IQueryHandler<SearchToolsQuery, Store
     );
   }
 
-  private run({ q, category, limit }: SearchToolsQuery, index: SearchIndex): SearchAnswer & { request: ReturnType<typeof buildSearchRequest> } {
+  private run({ q, filters, limit, offset }: SearchToolsQuery, index: SearchIndex): Found {
     const request = buildSearchRequest(q, limit);
-    const filter = category === null ? null : (doc: number) => index.listing(doc).listing.category === category;
+    const filter = listingFilter(index, filters);
     // A q with nothing searchable in it (only stop words or punctuation) finds nothing; it does not browse.
-    if (q !== null && request.clauses.length === 0) return { request, total: 0, hits: [], notes: [] };
-    if (request.clauses.length > 0) return { request, ...index.search(request, filter) };
-    const page = index.browsePage(filter, 0, limit);
+    if (q !== null && request.clauses.length === 0) return { clauses: [], total: 0, hits: [], notes: [] };
+    if (request.clauses.length > 0) return { clauses: request.clauses, ...index.search(request, filter, offset) };
+    const page = index.browsePage(filter, offset, limit);
     const hits = page.docs.map((doc) => ({ slug: index.listing(doc).listing.slug, score: '0', mask: 0, summary: index.listing(doc).summary }));
-    return { request, total: page.total, hits, notes: [] };
+    return { clauses: [], total: page.total, hits, notes: [] };
   }
 
-  private body(query: SearchToolsQuery, answer: ReturnType<SearchToolsHandler['run']>): string {
-    const interpretation = interpret(answer.request.clauses, answer.notes);
-    const results = answer.hits.map((hit) => `${hit.summary.slice(0, -1)},"score":${hit.score},"matched":${JSON.stringify(matchedFields(hit.mask))}}`);
+  private body(query: SearchToolsQuery, found: Found): string {
+    const interpretation = interpret(found.clauses, found.notes);
+    const results = found.hits.map((hit) => `${hit.summary.slice(0, -1)},"score":${hit.score},"matched":${JSON.stringify(matchedFields(hit.mask))}}`);
+    const end = query.offset + found.hits.length;
+    const nextCursor = end < found.total ? encodeCursor({ o: end }, query.request) : null;
     const head = JSON.stringify({
       success: true,
-      total: answer.total,
-      returned: answer.hits.length,
+      total: found.total,
+      returned: found.hits.length,
       query: query.q,
-      category: query.category,
+      category: query.filters.category,
       limit: query.limit,
+      filters: query.filters,
       terms: [...new Set(interpretation.flatMap((i) => i.matchedAs))],
       interpretation,
+      nextCursor,
     });
-    const links = JSON.stringify({ self: query.url, categories: `${API_PREFIX}/tools/categories` });
+    const links = JSON.stringify({
+      self: query.url,
+      ...(nextCursor ? { next: `${query.request}&cursor=${nextCursor}` } : {}),
+      categories: `${API_PREFIX}/tools/categories`,
+      detail: `${API_PREFIX}/tools/{slug}`,
+      compare: `${API_PREFIX}/tools/compare?ids={slugs}`,
+    });
     return `${head.slice(0, -1)},"results":[${results.join(',')}],"_links":${links}}`;
   }
 }

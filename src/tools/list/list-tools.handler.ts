@@ -1,0 +1,51 @@
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { CategoryCatalog } from '../../catalog/category-catalog';
+import { ReadModels } from '../../read-models/read-models.service';
+import { API_PREFIX } from '../../rendering/listing-views';
+import { storedBody, StoredBody } from '../../rendering/stored-body';
+import { listingFilter } from '../listing-filters';
+import { encodeCursor } from '../paging-cursor';
+import { ListToolsQuery } from './list-tools.query';
+
+/**
+ * A page of the whole directory, most popular first, from this process's search index (which holds every
+ * listing's summary). The cursor names the last listing of the page, so a page starts where the last one
+ * ended even when listings are added or withdrawn in between.
+ */
+@QueryHandler(ListToolsQuery)
+export class ListToolsHandler implements IQueryHandler<ListToolsQuery, StoredBody> {
+  constructor(
+    private readonly readModels: ReadModels,
+    private readonly categories: CategoryCatalog,
+  ) {}
+
+  execute(query: ListToolsQuery): Promise<StoredBody> {
+    return this.readModels.response(query.url, async () => {
+      const index = await this.readModels.searchIndex();
+      const after = query.after ? { popularity: query.after.p, slug: query.after.s } : undefined;
+      const page = index.browsePage(listingFilter(index, query.filters), 0, query.limit + 1, after);
+      const docs = page.docs.slice(0, query.limit);
+      const last = docs.length > 0 ? index.listing(docs[docs.length - 1]).listing : null;
+      const nextCursor = page.docs.length > query.limit && last ? encodeCursor({ p: last.popularity, s: last.slug }, query.request) : null;
+      const head = JSON.stringify({
+        success: true,
+        total: page.total,
+        returned: docs.length,
+        limit: query.limit,
+        filters: query.filters,
+        nextCursor,
+        categories: this.categories.all.map((c) => c.slug),
+      });
+      const links = {
+        self: query.url,
+        ...(nextCursor ? { next: `${query.request}&cursor=${nextCursor}` } : {}),
+        search: `${API_PREFIX}/tools/search?q={query}`,
+        compare: `${API_PREFIX}/tools/compare?ids={slugs}`,
+        categories: `${API_PREFIX}/tools/categories`,
+        detail: `${API_PREFIX}/tools/{slug}`,
+      };
+      const tools = docs.map((doc) => index.listing(doc).summary).join(',');
+      return storedBody(`${head.slice(0, -1)},"tools":[${tools}],"_links":${JSON.stringify(links)}}`);
+    });
+  }
+}
