@@ -2,21 +2,54 @@ import { CommandBus } from '@nestjs/cqrs';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
+import type { FastifyServerOptions } from 'fastify';
+import type { Server } from 'node:http';
 import { AppModule } from './app.module';
 import { AppConfig } from './config/app-config';
 import { formatProblem } from './content/content-files';
 import { EventStore } from './event-store/event-store.service';
+import { bodyLeftUnread, clientErrorHandler, connectHandler, expectationFailedHandler, frameworkErrorHandler, refuseBodiesAndWrites, RejectionListener } from './http/framework-errors';
+import { alwaysHeaders, EXPOSED_HEADERS, securityHeaders } from './http/response-headers';
 import { ImportCatalogCommand } from './import/import-catalog.command';
+
+/** How often Node checks connections against the header and request timeouts (its default, 30 s, let a stalled request live up to 30 s past its timeout). */
+const TIMEOUT_CHECK_MS = 1000;
 
 /** Builds the HTTP service (not listening yet). Shared by `main.ts` and the end-to-end tests. */
 export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
-  const app = await NestFactory.create<NestFastifyApplication>(
-    AppModule.register(config),
-    new FastifyAdapter({ routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 } }),
-    { bufferLogs: true },
-  );
+  const headers = alwaysHeaders(config.hsts);
+  const rejected: RejectionListener = () => undefined;
+  const adapter = new FastifyAdapter({
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // The whole request (headers and body) must arrive within this; the headers within headersTimeout.
+    requestTimeout: config.requestTimeoutMs,
+    http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: TIMEOUT_CHECK_MS },
+    // While stopping, requests on open connections are served (Fastify's own 503 is not a problem document).
+    return503OnClosing: false,
+    frameworkErrors: frameworkErrorHandler(headers, rejected) as unknown as FastifyServerOptions['frameworkErrors'],
+    clientErrorHandler: clientErrorHandler(headers, rejected) as unknown as FastifyServerOptions['clientErrorHandler'],
+  });
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), adapter, { bufferLogs: true });
   app.useLogger(app.get(Logger));
-  app.enableCors({ origin: '*', methods: ['GET', 'HEAD', 'OPTIONS'], exposedHeaders: ['ETag'], maxAge: 86400 });
+  // Every OPTIONS is answered (204 and the CORS headers), a bare one too: it asks what the resource allows.
+  app.enableCors({ origin: '*', methods: ['GET', 'HEAD', 'OPTIONS'], exposedHeaders: EXPOSED_HEADERS, maxAge: 86400, strictPreflight: false });
+  // The adapter's first request hook runs before the CORS hook answers a preflight (Nest's
+  // app.useSecurityHeaders() hook runs after it, so a 204 to OPTIONS went without security headers).
+  const security = securityHeaders(config.hsts);
+  adapter.setOnRequestHook((request, reply, done) => {
+    const response = reply.raw;
+    for (const [name, value] of security) response.setHeader(name, value);
+    // A body nothing will read: the connection closes after the answer instead of waiting for it.
+    if (bodyLeftUnread(request)) response.setHeader('connection', 'close');
+    done();
+  });
+
+  const server = app.getHttpServer() as Server;
+  server.maxConnections = config.maxConnections;
+  server.on('checkExpectation', expectationFailedHandler(headers, rejected));
+  server.on('connect', connectHandler(headers, rejected));
+  const fastify = app.getHttpAdapter().getInstance();
+  fastify.addHook('onRequest', refuseBodiesAndWrites);
   return app;
 }
 

@@ -47,9 +47,12 @@ describe('routes', () => {
     expect(body).toMatchObject({ success: false, status: 404, title: 'Not found' });
   });
 
-  it('refuses to write: POST is not a route', async () => {
+  it('refuses to write: POST is 405, naming the methods it answers, without reading the body', async () => {
     const response = await fetch(url('/api/v1/tools/openai'), { method: 'POST', body: '{}' });
-    expect(response.status).toBe(404);
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    expect(response.headers.get('connection')).toBe('close');
+    expect(response.headers.get('content-type')).toMatch(/^application\/problem\+json/);
   });
 
   it('sends CORS headers and answers preflight', async () => {

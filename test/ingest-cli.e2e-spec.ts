@@ -6,7 +6,8 @@ import { parse, stringify } from 'yaml';
 import { spawn } from 'node:child_process';
 import { generateCatalog, writeCatalog } from './support/synthetic-catalog';
 import { runCli } from './support/cli';
-import { dropNamespace, getJson, REDIS_URL, startService, uniqueNamespace } from './support/harness';
+import { ReadModels } from '../src/read-models/read-models.service';
+import { dropNamespace, REDIS_URL, startService, uniqueNamespace } from './support/harness';
 
 const namespace = uniqueNamespace('cli');
 const redis = new Redis(REDIS_URL);
@@ -183,7 +184,7 @@ describe('ingest, re-ingest, revise, withdraw, history, export', () => {
       expect(after).toBeGreaterThan(before);
       // Built once, by the lease holder: the generations allocated are the first ones and this one.
       expect(Number(await redis.get(`{${service.namespace}:rm}:seq`))).toBe(after);
-      expect((await getJson(`${service.baseUrl}/readyz`)).body.info.readModels.generation).toBe(after);
+      expect(service.app.get(ReadModels).status().generation).toBe(after);
     } finally {
       await service.close();
     }

@@ -43,4 +43,14 @@ describe('settings', () => {
   it('refuse a namespace that is not a plain word', () => {
     expect(() => new AppConfig({ REDIS_NAMESPACE: 'a{b}' })).toThrow(/REDIS_NAMESPACE: must be only letters/);
   });
+
+  it('bound slow requests and connections by default', () => {
+    const config = new AppConfig({});
+    expect([config.headersTimeoutMs, config.requestTimeoutMs, config.maxConnections]).toEqual([10_000, 30_000, 2_000]);
+    expect(config.hsts).toBe(false);
+  });
+
+  it('refuse a header timeout longer than the request timeout', () => {
+    expect(() => new AppConfig({ HEADERS_TIMEOUT_MS: '5000', REQUEST_TIMEOUT_MS: '2000' })).toThrow(/HEADERS_TIMEOUT_MS: must not be more than REQUEST_TIMEOUT_MS \(2000\), got '5000'/);
+  });
 });

@@ -51,6 +51,14 @@ export class AppConfig {
   readonly readCacheMb: number;
   /** How often a serving process checks the read models by itself, in case a change notification was missed. */
   readonly readPollMs: number;
+  /** The request line and headers must arrive within this long. */
+  readonly headersTimeoutMs: number;
+  /** The whole request (headers and body) must arrive within this long. */
+  readonly requestTimeoutMs: number;
+  /** Connections one process holds at most; more are refused. */
+  readonly maxConnections: number;
+  /** Send Strict-Transport-Security (on when clients reach the service over HTTPS only). */
+  readonly hsts: boolean;
 
   constructor(env: NodeJS.ProcessEnv = process.env) {
     const settings = new SettingsReader(env);
@@ -73,6 +81,11 @@ export class AppConfig {
     this.searchCacheSize = settings.integer('SEARCH_CACHE_SIZE', 10_000, 0, 10_000_000);
     this.readCacheMb = settings.integer('READ_CACHE_MB', 256, 0, 1_000_000);
     this.readPollMs = settings.integer('READ_POLL_MS', 1000, 50, 3_600_000);
+    this.headersTimeoutMs = settings.integer('HEADERS_TIMEOUT_MS', 10_000, 100, 600_000);
+    this.requestTimeoutMs = settings.integer('REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000);
+    if (this.headersTimeoutMs > this.requestTimeoutMs) settings.problem(`HEADERS_TIMEOUT_MS: must not be more than REQUEST_TIMEOUT_MS (${this.requestTimeoutMs}), got '${env.HEADERS_TIMEOUT_MS}'`);
+    this.maxConnections = settings.integer('MAX_CONNECTIONS', 2_000, 1, 1_000_000);
+    this.hsts = settings.flag('HSTS', false);
     settings.done();
   }
 
@@ -163,6 +176,10 @@ class SettingsReader {
     const nodes = raw.split(',').map((s) => s.trim()).filter(Boolean);
     const bad = nodes.filter((node) => !/^[^\s:]+:\d{1,5}$/.test(node) || Number(node.split(':').pop()) > 65535);
     return bad.length > 0 ? this.wrong(name, 'a comma-separated list of host:port', []) : nodes;
+  }
+
+  problem(line: string): void {
+    this.problems.push(line);
   }
 
   done(): void {

@@ -9,9 +9,10 @@ export const REDIS_SILENCE_MS = 5000;
 
 /**
  * /healthz: the process is up. /readyz: it can serve what the directory holds: Redis answered lately,
- * read models are live, the search index has loaded, and the projection is not stuck. It answers from
- * what the process keeps (checked every second in the background), never from a round trip of its own,
- * so it stays quick when Redis is busy.
+ * read models are live, the search index has loaded, and the projection is not stuck. It answers from what the process keeps (checked every second in the background), never
+ * from a round trip of its own, so it stays quick when Redis is busy. Anyone may read it: it names no
+ * key, address or generation, and of a projection failure only the event it stopped at and why (the
+ * full error is in the projector's log).
  */
 @Controller()
 export class HealthController {
@@ -50,7 +51,7 @@ export class HealthController {
       },
       () => {
         const check = this.indicator.check('readModels');
-        return status.generation === null ? check.down({ message: 'no read models yet' }) : check.up({ generation: status.generation });
+        return status.generation === null ? check.down({ message: 'no read models yet' }) : check.up();
       },
       () => {
         const check = this.indicator.check('search');
@@ -61,7 +62,10 @@ export class HealthController {
         const facts = { lag: status.lag, projectorActive: status.projectorActive };
         if (!status.failure) return check.up(facts);
         const { position, error, since, attempts } = status.failure;
-        return check.down({ ...facts, message: 'the projection is stuck: changes are not being applied', stuckAt: position, error, since, attempts });
+        // An event it cannot apply is named with its reason; any other error (Redis's own, which may name
+        // keys or addresses) only in the log.
+        const reason = position !== null ? error : "a projection step failed; the projector's log has the error";
+        return check.down({ ...facts, message: 'the projection is stuck: changes are not being applied', stuckAt: position, error: reason, since, attempts });
       },
     ]);
   }

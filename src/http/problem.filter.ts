@@ -1,11 +1,13 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiProblem, sendProblem } from './problem';
+import { ApiProblem, requestProblem, sendProblem } from './problem';
 
 /**
  * Every error that reaches Nest becomes a problem document (registered once, as APP_FILTER). Problems
- * thrown by query handlers go out as they are; unknown routes are 404, an unreachable store is 503 (retry
- * later), anything unexpected is 500 and logged.
+ * thrown by query handlers and hooks go out as they are; unknown routes are 404; what Fastify refuses
+ * about the request (a body too large, a bad content type) keeps its 4xx status; an unreachable store
+ * is 503 (retry later); anything unexpected is 500 and logged. A client that went away gets nothing and
+ * costs one debug line: it is not the service's fault.
  */
 @Catch()
 export class ProblemFilter implements ExceptionFilter {
@@ -15,6 +17,10 @@ export class ProblemFilter implements ExceptionFilter {
     const http = host.switchToHttp();
     const request = http.getRequest<FastifyRequest>();
     const reply = http.getResponse<FastifyReply>();
+    if (clientWentAway(error)) {
+      this.logger.debug(`client went away during ${request.method} ${request.url}: ${(error as Error)?.message ?? error}`);
+      return;
+    }
     sendProblem(reply, request.url, this.toProblem(error, request));
   }
 
@@ -23,6 +29,7 @@ export class ProblemFilter implements ExceptionFilter {
     if (error instanceof HttpException) {
       const status = error.getStatus();
       if (status === 404) return new ApiProblem(404, 'not-found', 'Not found', `no route ${request.method} ${request.url.split('?')[0]}`);
+      if (status >= 400 && status < 500) return requestProblem(status, error.message);
       return new ApiProblem(status, `http-${status}`, error.message, error.message);
     }
     const message = (error as Error)?.message ?? String(error);
@@ -33,4 +40,10 @@ export class ProblemFilter implements ExceptionFilter {
     this.logger.error(`unexpected error on ${request.method} ${request.url}: ${(error as Error)?.stack ?? message}`);
     return new ApiProblem(500, 'internal', 'Internal error', 'an unexpected error occurred; it has been logged');
   }
+}
+
+/** An upload cut off, or a connection closed before the answer: Node's 'aborted' / ECONNRESET on the request. */
+function clientWentAway(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  return code === 'ECONNRESET' || code === 'ECONNABORTED' || (error as Error)?.message === 'aborted';
 }

@@ -1,10 +1,12 @@
 import type { FastifyReply } from 'fastify';
 
 export const PROBLEM_BASE = 'https://api-directory.dev/problems';
+export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
 
 /**
  * An error the API reports as an RFC 9457 problem document. Query handlers throw them (an unknown slug, a
  * bad parameter); the HTTP side sends them through ProblemFilter, the MCP server turns them into tool errors.
+ * `headers` go out with the document (Retry-After on a 429, Allow on a 405).
  */
 export class ApiProblem extends Error {
   constructor(
@@ -13,6 +15,7 @@ export class ApiProblem extends Error {
     readonly title: string,
     readonly detail: string,
     readonly extra: Record<string, unknown> = {},
+    readonly headers: Record<string, string> = {},
   ) {
     super(detail);
   }
@@ -23,12 +26,32 @@ export const badRequest = (detail: string, extra: Record<string, unknown> = {}) 
 export const notFound = (detail: string, extra: Record<string, unknown> = {}) =>
   new ApiProblem(404, 'not-found', 'Not found', detail, extra);
 
+/** Problems the HTTP layer raises about the request itself (its form, size or timing), by status. */
+const REQUEST_PROBLEMS: Record<number, { slug: string; title: string }> = {
+  400: { slug: 'bad-request', title: 'Bad request' },
+  404: { slug: 'not-found', title: 'Not found' },
+  405: { slug: 'method-not-allowed', title: 'Method not allowed' },
+  408: { slug: 'request-timeout', title: 'Request timeout' },
+  413: { slug: 'content-too-large', title: 'Content too large' },
+  414: { slug: 'uri-too-long', title: 'URI too long' },
+  415: { slug: 'unsupported-media-type', title: 'Unsupported media type' },
+  417: { slug: 'expectation-failed', title: 'Expectation failed' },
+  429: { slug: 'rate-limited', title: 'Too many requests' },
+  431: { slug: 'headers-too-large', title: 'Request header fields too large' },
+};
+
+/** A problem about the request for a 4xx status the HTTP layer answers (others are a plain 400). */
+export function requestProblem(status: number, detail: string, headers: Record<string, string> = {}): ApiProblem {
+  const known = REQUEST_PROBLEMS[status];
+  return known ? new ApiProblem(status, known.slug, known.title, detail, {}, headers) : new ApiProblem(400, 'bad-request', 'Bad request', detail, {}, headers);
+}
+
 /**
- * Sends a problem document: `type, title, status, detail, instance` (RFC 9457) plus `success: false` and
+ * The problem document: `type, title, status, detail, instance` (RFC 9457) plus `success: false` and
  * `error` (the human message) for clients of the public directory this API stays compatible with.
  */
-export function sendProblem(reply: FastifyReply, instance: string, problem: ApiProblem): FastifyReply {
-  const body = {
+export function problemJson(instance: string, problem: ApiProblem): string {
+  return JSON.stringify({
     success: false,
     error: problem.detail,
     type: `${PROBLEM_BASE}/${problem.slug}`,
@@ -37,10 +60,12 @@ export function sendProblem(reply: FastifyReply, instance: string, problem: ApiP
     detail: problem.detail,
     instance,
     ...problem.extra,
-  };
-  return reply
-    .code(problem.status)
-    .header('content-type', 'application/problem+json; charset=utf-8')
-    .header('cache-control', 'no-store')
-    .send(JSON.stringify(body));
+  });
+}
+
+/** Sends a problem document (never cached). */
+export function sendProblem(reply: FastifyReply, instance: string, problem: ApiProblem): FastifyReply {
+  reply.code(problem.status).header('content-type', PROBLEM_CONTENT_TYPE).header('cache-control', 'no-store');
+  for (const name in problem.headers) reply.header(name, problem.headers[name]);
+  return reply.send(problemJson(instance, problem));
 }
