@@ -9,6 +9,7 @@ import { HealthModule } from './health/health.module';
 import { ProblemFilter } from './http/problem.filter';
 import { ImportModule } from './import/import.module';
 import { OpenApiModule } from './openapi/openapi.module';
+import { OperationsModule } from './operations/operations.module';
 import { ProjectionsModule } from './projections/projections.module';
 import { ToolsModule } from './tools/tools.module';
 
@@ -35,6 +36,7 @@ export class AppModule {
         ErrorsModule,
         OpenApiModule,
         HealthModule,
+        OperationsModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: ProblemFilter }],
     };

@@ -11,6 +11,7 @@ import { EventStore } from './event-store/event-store.service';
 import { bodyLeftUnread, clientErrorHandler, connectHandler, expectationFailedHandler, frameworkErrorHandler, refuseBodiesAndWrites, RejectionListener } from './http/framework-errors';
 import { alwaysHeaders, EXPOSED_HEADERS, securityHeaders } from './http/response-headers';
 import { ImportCatalogCommand } from './import/import-catalog.command';
+import { Metrics } from './operations/metrics';
 
 /** How often Node checks connections against the header and request timeouts (its default, 30 s, let a stalled request live up to 30 s past its timeout). */
 const TIMEOUT_CHECK_MS = 1000;
@@ -18,7 +19,9 @@ const TIMEOUT_CHECK_MS = 1000;
 /** Builds the HTTP service (not listening yet). Shared by `main.ts` and the end-to-end tests. */
 export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
   const headers = alwaysHeaders(config.hsts);
-  const rejected: RejectionListener = () => undefined;
+  // Answers written before Nest's hooks run are counted once the metrics exist (they do before listen).
+  let counting: Metrics | null = null;
+  const rejected: RejectionListener = (method, status) => counting?.rejected(method, status);
   const adapter = new FastifyAdapter({
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
     // The whole request (headers and body) must arrive within this; the headers within headersTimeout.
@@ -44,12 +47,18 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     done();
   });
 
+  const metrics = app.get(Metrics);
+  counting = metrics;
   const server = app.getHttpServer() as Server;
   server.maxConnections = config.maxConnections;
   server.on('checkExpectation', expectationFailedHandler(headers, rejected));
   server.on('connect', connectHandler(headers, rejected));
   const fastify = app.getHttpAdapter().getInstance();
   fastify.addHook('onRequest', refuseBodiesAndWrites);
+  fastify.addHook('onResponse', (request, reply, done) => {
+    metrics.request(request.method, request.routeOptions.url ?? '(unmatched)', reply.statusCode, reply.elapsedTime / 1000);
+    done();
+  });
   return app;
 }
 

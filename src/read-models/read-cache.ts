@@ -10,6 +10,9 @@ const DOCUMENTS = 20_000;
 const MISSING = Object.freeze({ missing: true });
 type Negative = StoredBody | typeof MISSING;
 
+/** What the cache holds, for the hit and miss counts. */
+export type ReadCacheSection = 'detail' | 'response' | 'row';
+
 export interface ReadCacheOptions {
   enabled: boolean;
   /** Responses (searches, comparisons, error lists, lists) kept at most. */
@@ -36,6 +39,9 @@ export class ReadCache {
   private readonly negative: LRUCache<string, Negative> | null;
   /** Reads and builds under way, by key: a request that misses while one runs joins it. */
   private readonly underWay = new Map<string, Promise<StoredBody | null>>();
+  /** Lookups answered from the cache (negative answers included) and not, since the start (for /metrics). */
+  readonly hits: Record<ReadCacheSection, number> = { detail: 0, response: 0, row: 0 };
+  readonly misses: Record<ReadCacheSection, number> = { detail: 0, response: 0, row: 0 };
 
   constructor(private readonly options: ReadCacheOptions) {
     const half = Math.floor(options.bytes / 2);
@@ -49,18 +55,20 @@ export class ReadCache {
 
   /** A detail (null: no such listing) from the cache, or from `read` (one read for all who ask together). */
   detail(slug: string, read: () => Promise<StoredBody | null>): Promise<StoredBody | null> {
-    return this.cached(`d:${slug}`, this.details, read, () => false);
+    return this.cached('detail', `d:${slug}`, this.details, read, () => false);
   }
 
   /** A whole response from the cache, or from `build`; `isEmpty` tells the answers that found nothing. */
   async response(key: string, build: () => Promise<StoredBody>, isEmpty: (body: StoredBody) => boolean = () => false): Promise<StoredBody> {
-    return (await this.cached(`r:${key}`, this.responses, build, isEmpty))!;
+    return (await this.cached('response', `r:${key}`, this.responses, build, isEmpty))!;
   }
 
   /** Comparison rows (null where no such listing): cached ones, and the others from `read` in one go. */
   async rowsOf(slugs: string[], read: (missing: string[]) => Promise<Array<string | null>>): Promise<Array<string | null>> {
     const known = slugs.map((slug) => this.rows?.get(slug) ?? (this.negative?.has(`c:${slug}`) ? null : undefined));
     const missing = slugs.filter((_, i) => known[i] === undefined);
+    this.hits.row += slugs.length - missing.length;
+    this.misses.row += missing.length;
     if (missing.length === 0) return known as Array<string | null>;
     const epoch = this.epoch;
     const found = await read(missing);
@@ -96,15 +104,23 @@ export class ReadCache {
   }
 
   private cached(
+    section: ReadCacheSection,
     key: string,
     cache: LRUCache<string, StoredBody> | null,
     read: () => Promise<StoredBody | null>,
     isEmpty: (body: StoredBody) => boolean,
   ): Promise<StoredBody | null> {
     const hit = cache?.get(key);
-    if (hit) return Promise.resolve(hit);
+    if (hit) {
+      this.hits[section]++;
+      return Promise.resolve(hit);
+    }
     const miss = this.negative?.get(key);
-    if (miss) return Promise.resolve(miss === MISSING ? null : (miss as StoredBody));
+    if (miss) {
+      this.hits[section]++;
+      return Promise.resolve(miss === MISSING ? null : (miss as StoredBody));
+    }
+    this.misses[section]++;
     if (!this.options.enabled) return read();
     const running = this.underWay.get(key);
     if (running) return running;

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { OperationsModule } from '../operations/operations.module';
 import { ReadModelsModule } from '../read-models/read-models.module';
 import { ListCategoriesController } from './categories/list-categories.controller';
 import { ListCategoriesHandler } from './categories/list-categories.handler';
@@ -13,7 +14,7 @@ import { SearchToolsHandler } from './search/search-tools.handler';
 
 /** The reads under /api/v1/tools: one folder each, with its query, handler, controller and parameters. */
 @Module({
-  imports: [ReadModelsModule],
+  imports: [ReadModelsModule, OperationsModule],
   controllers: [ListToolsController, SearchToolsController, CompareToolsController, ListCategoriesController, GetToolController],
   providers: [ListToolsHandler, SearchToolsHandler, CompareToolsHandler, ListCategoriesHandler, GetToolHandler],
 })

@@ -1,4 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { performance } from 'node:perf_hooks';
+import { Metrics } from '../../operations/metrics';
 import { ReadModels } from '../../read-models/read-models.service';
 import { API_PREFIX } from '../../rendering/listing-views';
 import { storedBody, StoredBody } from '../../rendering/stored-body';
@@ -19,20 +21,27 @@ interface Found {
 
 /**
  * Runs a search on this process's search index and builds the response, kept in the read cache under its
- * canonical URL until the catalog changes.
+ * canonical URL until the catalog changes. The time a search the cache cannot answer takes is measured.
  */
 @QueryHandler(SearchToolsQuery)
 export class SearchToolsHandler implements IQueryHandler<SearchToolsQuery, StoredBody> {
-  constructor(private readonly readModels: ReadModels) {}
+  constructor(
+    private readonly readModels: ReadModels,
+    private readonly metrics: Metrics,
+  ) {}
 
   async execute(query: SearchToolsQuery): Promise<StoredBody> {
     let found = 0;
     return this.readModels.response(
       query.url,
       async () => {
-        const answer = this.run(query, await this.readModels.searchIndex());
+        const index = await this.readModels.searchIndex();
+        const started = performance.now();
+        const answer = this.run(query, index);
         found = answer.total;
-        return storedBody(this.body(query, answer));
+        const body = storedBody(this.body(query, answer));
+        this.metrics.search((performance.now() - started) / 1000);
+        return body;
       },
       () => found === 0,
     );
