@@ -12,6 +12,9 @@ import { bodyLeftUnread, clientErrorHandler, connectHandler, expectationFailedHa
 import { alwaysHeaders, EXPOSED_HEADERS, securityHeaders } from './http/response-headers';
 import { ImportCatalogCommand } from './import/import-catalog.command';
 import { Metrics } from './operations/metrics';
+import { RateBudgets } from './operations/rate-budgets';
+import { requestRateLimit } from './operations/request-rate-limit';
+import { RedisConnection } from './redis/redis-connection';
 
 /** How often Node checks connections against the header and request timeouts (its default, 30 s, let a stalled request live up to 30 s past its timeout). */
 const TIMEOUT_CHECK_MS = 1000;
@@ -24,6 +27,8 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   const rejected: RejectionListener = (method, status) => counting?.rejected(method, status);
   const adapter = new FastifyAdapter({
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // (A hop count is Fastify's too; the adapter's type leaves it out.)
+    trustProxy: config.trustProxy as boolean | string[],
     // The whole request (headers and body) must arrive within this; the headers within headersTimeout.
     requestTimeout: config.requestTimeoutMs,
     http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: TIMEOUT_CHECK_MS },
@@ -55,6 +60,9 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   server.on('connect', connectHandler(headers, rejected));
   const fastify = app.getHttpAdapter().getInstance();
   fastify.addHook('onRequest', refuseBodiesAndWrites);
+  if (config.rateLimitPerMinute > 0) {
+    fastify.addHook('onRequest', requestRateLimit(app.get(RateBudgets), app.get(RedisConnection).keys, metrics, config.rateLimitPerMinute));
+  }
   fastify.addHook('onResponse', (request, reply, done) => {
     metrics.request(request.method, request.routeOptions.url ?? '(unmatched)', reply.statusCode, reply.elapsedTime / 1000);
     done();

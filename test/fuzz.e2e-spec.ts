@@ -16,7 +16,8 @@ let service: RunningService;
 let port: number;
 
 beforeAll(async () => {
-  service = await startService('fuzz', { HEADERS_TIMEOUT_MS: '2000', REQUEST_TIMEOUT_MS: '2000' });
+  // Limits high enough never to refuse: the hook runs on every request without turning the fuzz into 429s.
+  service = await startService('fuzz', { RATE_LIMIT_PER_MINUTE: '1000000000', SEARCH_RATE_LIMIT_PER_MINUTE: '1000000000', HEADERS_TIMEOUT_MS: '2000', REQUEST_TIMEOUT_MS: '2000' });
   expect((await service.ingest(['fixtures'])).problems).toEqual([]);
   port = Number(new URL(service.baseUrl).port);
 });

@@ -8,14 +8,14 @@ import { rawExchange } from './support/raw-http';
 
 /**
  * GET /metrics in the Prometheus text format: requests and latency by route pattern and status, the
- * read cache's hits and misses, search time, the projection's lag in events and seconds, and requests
- * refused before routing.
+ * read cache's hits and misses, search time, the projection's lag in events and seconds, rate-limited
+ * requests, and requests refused before routing.
  */
 let service: RunningService;
 
 beforeAll(async () => {
   // No projector in this process: an event appended behind its back stays unapplied (a lag to measure).
-  service = await startService('metrics', { PROJECTOR: 'off' });
+  service = await startService('metrics', { PROJECTOR: 'off', RATE_LIMIT_PER_MINUTE: '30', SEARCH_RATE_LIMIT_PER_MINUTE: '2', TRUST_PROXY: '127.0.0.1' });
   expect((await service.ingest(['fixtures'])).problems).toEqual([]);
 });
 afterAll(() => service?.close());
@@ -69,14 +69,21 @@ it('counts read-cache hits and misses, and times the searches the cache could no
   expect(delta('directory_search_duration_seconds_sum')).toBeGreaterThan(0);
 });
 
-it('counts requests refused before routing', async () => {
+it('counts rate-limited requests by budget, and requests refused before routing', async () => {
+  const searcher = { 'x-forwarded-for': '198.51.100.12' };
+  for (const q of ['gpu', 'speech', 'email']) await getJson(`${service.baseUrl}/api/v1/tools/search?q=${q}`, searcher);
+  const flooder = { 'x-forwarded-for': '198.51.100.13' };
+  for (let i = 0; i < 31; i++) await getJson(`${service.baseUrl}/api/v1/tools/categories`, flooder);
   const port = Number(new URL(service.baseUrl).port);
   await rawExchange(port, 'GET /api/v1/tools/%E0%A4%A HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
   await rawExchange(port, 'GET /api/v1/tools/\xff HTTP/1.1\r\nHost: x\r\n\r\n');
   const samples = await scrape();
+  expect(samples.get('directory_rate_limited_requests_total{budget="searches"}')).toBe(1);
+  expect(samples.get('directory_rate_limited_requests_total{budget="requests"}')).toBe(1);
+  expect(samples.get('http_requests_total{method="GET",route="/api/v1/tools/search",status="429"}')).toBe(1);
   expect(samples.get('http_requests_total{method="GET",route="(none)",status="400"}')).toBe(1);
   expect(samples.get('http_requests_total{method="(unparsed)",route="(none)",status="400"}')).toBe(1);
-});
+}, 30_000);
 
 it('reports the projection lag in events and in seconds, and the process metrics', async () => {
   expect((await scrape()).get('directory_projection_lag_events')).toBe(0);

@@ -82,10 +82,14 @@ export function runCli(args: string[], env: Record<string, string>): Promise<{ m
   });
 }
 
-/** Starts the API service and waits until it answers. */
+/**
+ * Starts the API service and waits until it answers. The load comes from one address: the rate limits
+ * are off unless `env` sets them (they would refuse nearly all of it).
+ */
 export async function startService(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = start(process.execPath, [...NODE_FLAGS, 'dist/src/main.js'], { LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' });
+  const limitsOff = { RATE_LIMIT_PER_MINUTE: '0', SEARCH_RATE_LIMIT_PER_MINUTE: '0' };
+  const child = start(process.execPath, [...NODE_FLAGS, 'dist/src/main.js'], { LOG_LEVEL: 'warn', ...limitsOff, ...env, PORT: String(port), HOST: '127.0.0.1' });
   const url = `http://127.0.0.1:${port}`;
   await waitFor(httpAnswers(`${url}/healthz`), 60_000, 'the service');
   return { url, child };

@@ -44,13 +44,30 @@ describe('settings', () => {
     expect(() => new AppConfig({ REDIS_NAMESPACE: 'a{b}' })).toThrow(/REDIS_NAMESPACE: must be only letters/);
   });
 
-  it('bound slow requests and connections by default', () => {
+  it('limit clients and requests by default, generously for people and agents', () => {
     const config = new AppConfig({});
+    expect(config.rateLimitPerMinute).toBe(600);
+    expect(config.searchRateLimitPerMinute).toBe(60);
+    expect(config.trustProxy).toBe(false);
     expect([config.headersTimeoutMs, config.requestTimeoutMs, config.maxConnections]).toEqual([10_000, 30_000, 2_000]);
     expect(config.hsts).toBe(false);
   });
 
-  it('refuse a header timeout longer than the request timeout', () => {
+  it.each([
+    ['off', false],
+    ['0', false],
+    ['1', 1],
+    ['2', 2],
+    ['on', true],
+    ['127.0.0.1', ['127.0.0.1']],
+    ['10.0.0.0/8, 2001:db8::/32', ['10.0.0.0/8', '2001:db8::/32']],
+  ])('read TRUST_PROXY=%s (digits are hops: 1 is the proxy in front, never every hop)', (value, expected) => {
+    expect(new AppConfig({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
+  });
+
+  it('refuse a proxy that is no address, and a header timeout longer than the request timeout', () => {
+    expect(() => new AppConfig({ TRUST_PROXY: 'the-proxy' })).toThrow(/TRUST_PROXY: must be on, off, a number of hops, or comma-separated proxy addresses or CIDR ranges, got 'the-proxy'/);
+    expect(() => new AppConfig({ TRUST_PROXY: '10.0.0.0/33' })).toThrow(/TRUST_PROXY/);
     expect(() => new AppConfig({ HEADERS_TIMEOUT_MS: '5000', REQUEST_TIMEOUT_MS: '2000' })).toThrow(/HEADERS_TIMEOUT_MS: must not be more than REQUEST_TIMEOUT_MS \(2000\), got '5000'/);
   });
 });

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { basename, resolve } from 'node:path';
 
@@ -51,6 +52,12 @@ export class AppConfig {
   readonly readCacheMb: number;
   /** How often a serving process checks the read models by itself, in case a change notification was missed. */
   readonly readPollMs: number;
+  /** Requests one client may make a minute (0: no limit); counted in Redis, so shared by every API process. */
+  readonly rateLimitPerMinute: number;
+  /** Searches one client may make a minute that the read cache cannot answer (0: no limit). */
+  readonly searchRateLimitPerMinute: number;
+  /** Which proxies' X-Forwarded-For to believe for the client's address (Fastify's trustProxy): off, on, a hop count or addresses. */
+  readonly trustProxy: boolean | number | string[];
   /** The request line and headers must arrive within this long. */
   readonly headersTimeoutMs: number;
   /** The whole request (headers and body) must arrive within this long. */
@@ -81,6 +88,9 @@ export class AppConfig {
     this.searchCacheSize = settings.integer('SEARCH_CACHE_SIZE', 10_000, 0, 10_000_000);
     this.readCacheMb = settings.integer('READ_CACHE_MB', 256, 0, 1_000_000);
     this.readPollMs = settings.integer('READ_POLL_MS', 1000, 50, 3_600_000);
+    this.rateLimitPerMinute = settings.integer('RATE_LIMIT_PER_MINUTE', 600, 0, 1_000_000_000);
+    this.searchRateLimitPerMinute = settings.integer('SEARCH_RATE_LIMIT_PER_MINUTE', 60, 0, 1_000_000_000);
+    this.trustProxy = settings.trustProxy('TRUST_PROXY');
     this.headersTimeoutMs = settings.integer('HEADERS_TIMEOUT_MS', 10_000, 100, 600_000);
     this.requestTimeoutMs = settings.integer('REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000);
     if (this.headersTimeoutMs > this.requestTimeoutMs) settings.problem(`HEADERS_TIMEOUT_MS: must not be more than REQUEST_TIMEOUT_MS (${this.requestTimeoutMs}), got '${env.HEADERS_TIMEOUT_MS}'`);
@@ -176,6 +186,28 @@ class SettingsReader {
     const nodes = raw.split(',').map((s) => s.trim()).filter(Boolean);
     const bad = nodes.filter((node) => !/^[^\s:]+:\d{1,5}$/.test(node) || Number(node.split(':').pop()) > 65535);
     return bad.length > 0 ? this.wrong(name, 'a comma-separated list of host:port', []) : nodes;
+  }
+
+  /**
+   * Fastify's trustProxy: off (default: the peer's address is the client's), on (believe every
+   * X-Forwarded-For hop: only when the service is reachable through the proxy alone), a number of hops,
+   * or the proxies' addresses and CIDR ranges, comma-separated.
+   */
+  trustProxy(name: string): boolean | number | string[] {
+    const raw = this.raw(name);
+    if (raw === undefined) return false;
+    // Digits are a hop count (1: the proxy in front), never the flag word '1' (which would trust every hop).
+    if (/^\d+$/.test(raw)) return Number(raw) === 0 ? false : Number(raw) <= 100 ? Number(raw) : this.wrong(name, 'a number of hops from 0 to 100', false);
+    if (TRUE_WORDS.includes(raw.toLowerCase())) return true;
+    if (FALSE_WORDS.includes(raw.toLowerCase())) return false;
+    const addresses = raw.split(',').map((s) => s.trim()).filter(Boolean);
+    const bad = addresses.filter((entry) => {
+      const [address, bits, ...rest] = entry.split('/');
+      const family = isIP(address);
+      const maxBits = family === 4 ? 32 : 128;
+      return family === 0 || rest.length > 0 || (bits !== undefined && (!/^\d+$/.test(bits) || Number(bits) > maxBits));
+    });
+    return bad.length > 0 ? this.wrong(name, 'on, off, a number of hops, or comma-separated proxy addresses or CIDR ranges', false) : addresses;
   }
 
   problem(line: string): void {

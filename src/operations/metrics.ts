@@ -13,7 +13,8 @@ const SECTIONS: ReadCacheSection[] = ['detail', 'response', 'row'];
  * The process's metrics in the Prometheus format (a registry per application, so that several can live
  * in one process): requests by route pattern (never the raw URL: the label values stay few), method and
  * status, with their latency; the read cache's hits and misses; the time searches the cache could not
- * answer took; the projection's lag in events and in seconds; and Node's own (event loop delay, memory, CPU, handles).
+ * answer took; the projection's lag in events and in seconds; requests refused by a rate limit; and
+ * Node's own (event loop delay, memory, CPU, handles).
  */
 @Injectable()
 export class Metrics {
@@ -21,6 +22,7 @@ export class Metrics {
   private readonly requests: Counter<'method' | 'route' | 'status'>;
   private readonly latency: Histogram<'method' | 'route' | 'status'>;
   private readonly searches: Histogram<string>;
+  private readonly limited: Counter<'budget'>;
 
   constructor(
     private readonly readModels: ReadModels,
@@ -37,6 +39,7 @@ export class Metrics {
       registers,
     });
     this.searches = new Histogram({ name: 'directory_search_duration_seconds', help: 'Time to run a search the read cache could not answer and build its response.', buckets: SEARCH_BUCKETS, registers });
+    this.limited = new Counter({ name: 'directory_rate_limited_requests_total', help: 'Requests refused with 429, by budget (requests: every read; searches: searches the read cache could not answer).', labelNames: ['budget'], registers });
     // The read cache counts for itself (plain numbers on its hot path); they are read at each scrape.
     const cache = () => this.readModels.cache;
     for (const kind of ['hits', 'misses'] as const) {
@@ -89,6 +92,10 @@ export class Metrics {
 
   search(seconds: number): void {
     this.searches.observe(seconds);
+  }
+
+  rateLimited(budget: 'requests' | 'searches'): void {
+    this.limited.labels(budget).inc();
   }
 
   /** Age of the first event after the live checkpoint (a stream id starts with its append time in ms). */

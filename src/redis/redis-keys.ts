@@ -4,7 +4,8 @@
  * - `{ns:es}`   the event store (global stream, aggregate versions and content digests, per-aggregate
  *               event ids);
  * - `{ns:rm}`   read-model control (current generation, lease, generation counter);
- * - `{ns:gN}`   every read model of generation N.
+ * - `{ns:gN}`   every read model of generation N;
+ * - `{ns:rl:C}` the rate-limit counters of client C.
  */
 export class RedisKeys {
   constructor(readonly namespace: string) {}
@@ -48,6 +49,16 @@ export class RedisKeys {
   /** Set by `ingest rebuild` for the running projector to rebuild (the value is who asked). */
   get rebuildRequest(): string {
     return `{${this.namespace}:rm}:rebuild-request`;
+  }
+
+  // rate limits (each client's counters share a hash tag of their own: clients spread over Cluster slots)
+  /** Requests of one client in its current one-minute window. */
+  requestBudget(client: string): string {
+    return `{${this.namespace}:rl:${client}}:requests`;
+  }
+  /** Searches of one client in its current window that the read cache could not answer. */
+  searchBudget(client: string): string {
+    return `{${this.namespace}:rl:${client}}:searches`;
   }
 
   generation(generation: number): GenerationKeys {

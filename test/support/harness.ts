@@ -18,8 +18,20 @@ export function uniqueNamespace(label: string): string {
   return `test-${label}-${randomBytes(4).toString('hex')}`;
 }
 
+/**
+ * Settings of a service under test. Every request of a test comes from 127.0.0.1, so the rate limits are
+ * off unless a test sets them (test/abuse.e2e-spec.ts does).
+ */
 export function testConfig(namespace: string, overrides: Record<string, string> = {}): AppConfig {
-  return new AppConfig({ REDIS_URL, REDIS_NAMESPACE: namespace, LOG_LEVEL: 'warn', PROJECTOR_LEASE_MS: '5000', ...overrides });
+  return new AppConfig({
+    REDIS_URL,
+    REDIS_NAMESPACE: namespace,
+    LOG_LEVEL: 'warn',
+    PROJECTOR_LEASE_MS: '5000',
+    RATE_LIMIT_PER_MINUTE: '0',
+    SEARCH_RATE_LIMIT_PER_MINUTE: '0',
+    ...overrides,
+  });
 }
 
 /** Deletes every key of a namespace. */

@@ -12,6 +12,8 @@ export class SearchToolsController {
 
   @Get()
   async search(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
-    return sendJson(request, reply, await this.queries.execute(searchQueryOf(request.query as QueryParams)));
+    const query = searchQueryOf(request.query as QueryParams);
+    query.client = request.ip;
+    return sendJson(request, reply, await this.queries.execute(query));
   }
 }

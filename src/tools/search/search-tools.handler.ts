@@ -1,6 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { performance } from 'node:perf_hooks';
 import { Metrics } from '../../operations/metrics';
+import { SearchBudget } from '../../operations/search-budget';
 import { ReadModels } from '../../read-models/read-models.service';
 import { API_PREFIX } from '../../rendering/listing-views';
 import { storedBody, StoredBody } from '../../rendering/stored-body';
@@ -21,12 +22,14 @@ interface Found {
 
 /**
  * Runs a search on this process's search index and builds the response, kept in the read cache under its
- * canonical URL until the catalog changes. The time a search the cache cannot answer takes is measured.
+ * canonical URL until the catalog changes. A search the cache cannot answer spends from the client's
+ * search budget first (429 past it), and its time is measured.
  */
 @QueryHandler(SearchToolsQuery)
 export class SearchToolsHandler implements IQueryHandler<SearchToolsQuery, StoredBody> {
   constructor(
     private readonly readModels: ReadModels,
+    private readonly budget: SearchBudget,
     private readonly metrics: Metrics,
   ) {}
 
@@ -35,6 +38,7 @@ export class SearchToolsHandler implements IQueryHandler<SearchToolsQuery, Store
     return this.readModels.response(
       query.url,
       async () => {
+        await this.budget.spend(query.client);
         const index = await this.readModels.searchIndex();
         const started = performance.now();
         const answer = this.run(query, index);

@@ -18,6 +18,9 @@ export class SearchToolsQuery extends Query<StoredBody> {
     super();
   }
 
+  /** Who asked (the client's address), whose budget a search the cache cannot answer spends; null: no budget. */
+  client: string | null = null;
+
   /** The request without its page: what a cursor is bound to. */
   get request(): string {
     const params = new URLSearchParams([...(this.q ? [['q', this.q] as [string, string]] : []), ...filterParams(this.filters), ['limit', String(this.limit)]]);
