@@ -11,6 +11,7 @@ import { EventStore } from './event-store/event-store.service';
 import { bodyLeftUnread, clientErrorHandler, connectHandler, expectationFailedHandler, frameworkErrorHandler, refuseBodiesAndWrites, RejectionListener } from './http/framework-errors';
 import { alwaysHeaders, EXPOSED_HEADERS, securityHeaders } from './http/response-headers';
 import { ImportCatalogCommand } from './import/import-catalog.command';
+import { Draining } from './operations/draining';
 import { Metrics } from './operations/metrics';
 import { RateBudgets } from './operations/rate-budgets';
 import { requestRateLimit } from './operations/request-rate-limit';
@@ -44,11 +45,13 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   // The adapter's first request hook runs before the CORS hook answers a preflight (Nest's
   // app.useSecurityHeaders() hook runs after it, so a 204 to OPTIONS went without security headers).
   const security = securityHeaders(config.hsts);
+  const draining = app.get(Draining);
   adapter.setOnRequestHook((request, reply, done) => {
     const response = reply.raw;
     for (const [name, value] of security) response.setHeader(name, value);
-    // A body nothing will read: the connection closes after the answer instead of waiting for it.
-    if (bodyLeftUnread(request)) response.setHeader('connection', 'close');
+    // A body nothing will read: the connection closes after the answer instead of waiting for it. While
+    // stopping, every answer asks the client to reconnect (to another process).
+    if (draining.active || bodyLeftUnread(request)) response.setHeader('connection', 'close');
     done();
   });
 

@@ -2,7 +2,11 @@ import 'reflect-metadata';
 import { Logger } from 'nestjs-pino';
 import { createApp, seedIfEmpty } from './bootstrap';
 import { AppConfig, InvalidSettingsError } from './config/app-config';
+import { drainAndClose } from './operations/shutdown';
 import { ensureLocalRedis, stopLocalRedis } from './redis/local-redis';
+
+/** Time allowed, past the requests' deadline, for the projector and Redis to stop. */
+const STOP_GRACE_MS = 5000;
 
 async function main(): Promise<void> {
   let config: AppConfig;
@@ -33,10 +37,24 @@ async function main(): Promise<void> {
   console.log(`API directory serving on ${shown}  (try ${shown}/api/v1/tools/categories)`);
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.once(signal, () => {
-      void app
-        .close()
-        .then(stopRedis)
-        .finally(() => process.exit(0));
+      logger.log(`${signal}: no new connections; requests in flight have ${config.shutdownTimeoutMs} ms to finish`);
+      // Should stopping itself hang (a store that never answers), the process still ends, and says so.
+      setTimeout(() => {
+        logger.error(`still stopping ${STOP_GRACE_MS} ms after the requests' deadline: exiting anyway`);
+        process.exit(1);
+      }, config.shutdownTimeoutMs + STOP_GRACE_MS).unref();
+      void drainAndClose(app, config.shutdownTimeoutMs)
+        .then((finished) => {
+          if (!finished) logger.warn(`requests still in flight after ${config.shutdownTimeoutMs} ms were cut`);
+          return stopRedis();
+        })
+        .then(
+          () => process.exit(0),
+          (error: Error) => {
+            logger.error(`stopping failed: ${error.message}`);
+            process.exit(1);
+          },
+        );
     });
   }
 }

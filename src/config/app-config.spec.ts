@@ -49,7 +49,7 @@ describe('settings', () => {
     expect(config.rateLimitPerMinute).toBe(600);
     expect(config.searchRateLimitPerMinute).toBe(60);
     expect(config.trustProxy).toBe(false);
-    expect([config.headersTimeoutMs, config.requestTimeoutMs, config.maxConnections]).toEqual([10_000, 30_000, 2_000]);
+    expect([config.headersTimeoutMs, config.requestTimeoutMs, config.maxConnections, config.shutdownTimeoutMs]).toEqual([10_000, 30_000, 2_000, 10_000]);
     expect(config.hsts).toBe(false);
   });
 

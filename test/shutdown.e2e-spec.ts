@@ -1,0 +1,119 @@
+import { Redis } from 'ioredis';
+import { Agent, request } from 'node:http';
+import { connect } from 'node:net';
+import { RedisKeys } from '../src/redis/redis-keys';
+import { dropNamespace, REDIS_URL, uniqueNamespace } from './support/harness';
+import { errorLines, startServiceProcess } from './support/service-process';
+import { hostAndPort, SlowProxy } from './support/slow-proxy';
+
+/**
+ * SIGTERM to the real process (node dist/src/main.js): it stops accepting connections, lets the request
+ * in flight finish, releases the projector lease and exits 0. A request in flight is made slow by holding
+ * back Redis's replies (a proxy between the service and Redis).
+ */
+const redis = new Redis(REDIS_URL);
+const proxy = new SlowProxy(...hostAndPort(REDIS_URL));
+let proxyUrl: string;
+const namespaces: string[] = [];
+
+beforeAll(async () => {
+  proxyUrl = await proxy.start();
+});
+afterAll(async () => {
+  await proxy.stop();
+  await Promise.all(namespaces.map(dropNamespace));
+  await redis.quit();
+});
+
+/**
+ * GET over a kept-alive connection of its own, as a browser or an HTTP client library sends it; resolves
+ * with the status and body, or the error that ended it.
+ */
+function get(url: string): Promise<{ status?: number; body?: string; error?: string }> {
+  return new Promise((resolve) => {
+    const failed = (error: Error) => resolve({ error: error.message });
+    request(url, { agent: new Agent({ keepAlive: true }) }, (response) => {
+      let body = '';
+      response.on('data', (d) => (body += d));
+      response.on('end', () => resolve({ status: response.statusCode!, body }));
+      response.on('error', failed);
+    })
+      .on('error', failed)
+      .end();
+  });
+}
+
+/** Whether a new TCP connection to the service is accepted. */
+function accepts(url: string): Promise<boolean> {
+  const { port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), '127.0.0.1', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.on('error', () => resolve(false));
+  });
+}
+
+async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function startOnProxy(extra: Record<string, string>) {
+  const namespace = uniqueNamespace('shutdown');
+  namespaces.push(namespace);
+  proxy.delayMs = 0;
+  const service = await startServiceProcess({ REDIS_URL: proxyUrl, REDIS_NAMESPACE: namespace, RATE_LIMIT_PER_MINUTE: '0', ...extra });
+  const lease = new RedisKeys(namespace).projectorLease;
+  await until(async () => (await redis.exists(lease)) === 1, 20_000);
+  return { service, lease };
+}
+
+it('on SIGTERM stops accepting, finishes the request in flight, releases the projector lease and exits 0', async () => {
+  const { service, lease } = await startOnProxy({ SHUTDOWN_TIMEOUT_MS: '20000' });
+  proxy.delayMs = 3000;
+  const started = Date.now();
+  const inFlight = get(`${service.url}/api/v1/tools/openai`);
+  await sleep(500);
+  service.child.kill('SIGTERM');
+  await sleep(1000);
+  // Still answering the first request (Redis holds its reply for 3 s), and no longer accepting.
+  expect(await accepts(service.url)).toBe(false);
+  const { status, body, error } = await inFlight;
+  expect(error).toBeUndefined();
+  expect(status).toBe(200);
+  expect(JSON.parse(body!).tool.slug).toBe('openai');
+  expect(Date.now() - started).toBeGreaterThanOrEqual(2500);
+  // The connection the answer came on is kept alive by the client: the process does not wait for the
+  // client to close it (72 s of keep-alive) but closes it once idle.
+  const answered = Date.now();
+  expect(await service.exited).toBe(0);
+  expect(Date.now() - answered).toBeLessThan(10_000);
+  expect(await redis.exists(lease)).toBe(0);
+  expect(service.output()).toContain('SIGTERM: no new connections');
+  expect(errorLines(service.output())).toEqual([]);
+}, 90_000);
+
+it('cuts a request that outlasts SHUTDOWN_TIMEOUT_MS, and still exits 0 with the lease released', async () => {
+  const { service, lease } = await startOnProxy({ SHUTDOWN_TIMEOUT_MS: '1000' });
+  // Redis answers in order: the rest of the shutdown (releasing the lease) waits for this reply too, and
+  // must end within the 5 s the process allows past the deadline.
+  proxy.delayMs = 4000;
+  const inFlight = get(`${service.url}/api/v1/tools/openai`);
+  await sleep(500);
+  const stopAt = Date.now();
+  service.child.kill('SIGTERM');
+  // The request is cut at the deadline, long before Redis would have answered it.
+  expect((await inFlight).error).toMatch(/socket hang up|ECONNRESET/);
+  expect(Date.now() - stopAt).toBeLessThan(3500);
+  proxy.delayMs = 0;
+  expect(await service.exited).toBe(0);
+  expect(await redis.exists(lease)).toBe(0);
+  expect(service.output()).toContain('were cut');
+}, 90_000);
