@@ -6,13 +6,26 @@ import { RedisConnection } from '../redis/redis-connection';
 /** Budgets are per minute: a window opens with a client's first request and closes 60 s later. */
 export const BUDGET_WINDOW_MS = 60_000;
 
-/** Counts one spending and returns [spent in this window, ms until it closes]; the first one opens the window. */
-const SPEND_LUA = `
-local spent = redis.call('INCR', KEYS[1])
-if spent == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+/**
+ * Takes a share of what is left of a budget for one process: [granted, left after it, ms until the
+ * window closes]. The share is a sixteenth of what is left (at least one), so it shrinks as the budget
+ * runs out; nothing is granted once it has. The first grant opens the window.
+ */
+const GRANT_LUA = `
+local spent = tonumber(redis.call('GET', KEYS[1]) or '0')
+local left = tonumber(ARGV[1]) - spent
 local ttl = redis.call('PTTL', KEYS[1])
-if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]); ttl = tonumber(ARGV[1]) end
-return {spent, ttl}`;
+if left <= 0 then
+  if ttl == -1 then redis.call('PEXPIRE', KEYS[1], ARGV[2]); ttl = tonumber(ARGV[2]) end
+  return {0, 0, ttl}
+end
+local granted = math.max(1, math.floor(left / tonumber(ARGV[3])))
+redis.call('INCRBY', KEYS[1], granted)
+if ttl < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]); ttl = tonumber(ARGV[2]) end
+return {granted, left - granted, ttl}`;
+
+/** A process takes 1/SHARE of what is left of a budget at a time. */
+const SHARE = 16;
 
 export interface BudgetState {
   allowed: boolean;
@@ -22,7 +35,17 @@ export interface BudgetState {
   resetSeconds: number;
 }
 
-type Spender = { spendBudget(key: string, windowMs: number): Promise<[number, number]> };
+type Granter = { grantBudget(key: string, limit: number, windowMs: number, share: number): Promise<[number, number, number]> };
+
+/** What this process holds of a client's budget in the current window. */
+interface Share {
+  /** Requests it may still let through without asking Redis. */
+  held: number;
+  /** What Redis had left after the last grant (other processes may have taken some since). */
+  left: number;
+  /** When the window closes (ms since the epoch). */
+  closes: number;
+}
 
 /**
  * A refusal goes out after this pause: a client that sends its next request only once it has the answer
@@ -36,49 +59,67 @@ export function refusalPause(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, REFUSAL_PAUSE_MS));
 }
 
-/** Budgets this process knows to be spent, kept at most (the oldest forgotten first). */
-const SPENT_REMEMBERED = 10_000;
+/** Clients whose share this process keeps at most (the least recently seen forgotten first). */
+const SHARES_KEPT = 50_000;
 
 /**
- * Per-client budgets counted in Redis (fixed one-minute windows, one key per client and budget, one
- * script call per spending), so every API process of the directory shares them. A budget this process
- * saw spent is refused here until its window closes, without asking Redis again: a flood from one client
- * costs a lookup per request. When Redis does not answer, requests go on: the reads they ask for fail on
- * their own or are served from the read cache.
+ * Per-client budgets counted in Redis (fixed one-minute windows, one key per client and budget), so that
+ * every API process of the directory shares them. A process does not ask Redis for every request: it
+ * takes a share of what is left (a sixteenth, at least one) and lets that many through on its own, so a
+ * client making many requests costs a Redis call every so often, and one near its limit a call per
+ * request (the shares are down to one). Redis never grants more than the budget in a window; what a
+ * process holds and does not use is lost with the window, so a client spreading its requests over several
+ * processes may be refused a little early (by at most what the others hold, a sixteenth of the budget
+ * each). A budget seen spent is refused here until its window closes without asking Redis again. When
+ * Redis does not answer, requests go on: the reads they ask for fail on their own or are served from the
+ * read cache.
  */
 @Injectable()
 export class RateBudgets {
   private readonly logger = new Logger('rate-limit');
-  private readonly client: Spender;
+  private readonly client: Granter;
   private lastFailure = '';
-  /** Budget key -> when (ms) its window closes, for budgets seen spent. */
-  private readonly spent = new LRUCache<string, number>({ max: SPENT_REMEMBERED });
+  /** Budget key -> this process's share of it. */
+  private readonly shares = new LRUCache<string, Share>({ max: SHARES_KEPT });
 
-  constructor(private readonly redis: RedisConnection) {
-    redis.client.defineCommand('spendBudget', { numberOfKeys: 1, lua: SPEND_LUA });
-    this.client = redis.client as unknown as Spender;
+  constructor(redis: RedisConnection) {
+    redis.client.defineCommand('grantBudget', { numberOfKeys: 1, lua: GRANT_LUA });
+    this.client = redis.client as unknown as Granter;
   }
 
   /** Spends one from a budget of `limit` a minute under `key`; null when Redis could not tell. */
   async spend(key: string, limit: number): Promise<BudgetState | null> {
-    const closes = this.spent.get(key);
-    if (closes !== undefined) {
-      const left = closes - Date.now();
-      if (left > 0) return { allowed: false, limit, remaining: 0, resetSeconds: Math.max(1, Math.ceil(left / 1000)) };
-      this.spent.delete(key);
+    const now = Date.now();
+    const share = this.shares.get(key);
+    if (share && share.closes > now) {
+      if (share.held > 0) {
+        share.held--;
+        return { allowed: true, limit, remaining: share.held + share.left, resetSeconds: secondsUntil(share.closes, now) };
+      }
+      if (share.left === 0) return { allowed: false, limit, remaining: 0, resetSeconds: secondsUntil(share.closes, now) };
     }
+    let granted: number, left: number, ttl: number;
     try {
-      const [spent, ttl] = await this.client.spendBudget(key, BUDGET_WINDOW_MS);
+      [granted, left, ttl] = await this.client.grantBudget(key, limit, BUDGET_WINDOW_MS, SHARE);
       this.lastFailure = '';
-      if (spent > limit) this.spent.set(key, Date.now() + ttl);
-      return { allowed: spent <= limit, limit, remaining: Math.max(0, limit - spent), resetSeconds: Math.max(1, Math.ceil(ttl / 1000)) };
     } catch (error) {
       const message = (error as Error).message;
       if (message !== this.lastFailure) this.logger.warn(`rate limits not counted (requests go on): ${message}`);
       this.lastFailure = message;
       return null;
     }
+    const closes = now + ttl;
+    // Requests that asked together each got a grant: what they did not use is held together.
+    const current = this.shares.get(key);
+    const held = (current && current.closes > now ? current.held : 0) + Math.max(0, granted - 1);
+    this.shares.set(key, { held, left, closes });
+    if (granted === 0) return { allowed: false, limit, remaining: 0, resetSeconds: secondsUntil(closes, now) };
+    return { allowed: true, limit, remaining: held + left, resetSeconds: secondsUntil(closes, now) };
   }
+}
+
+function secondsUntil(closes: number, now: number): number {
+  return Math.max(1, Math.ceil((closes - now) / 1000));
 }
 
 /** The draft IETF RateLimit headers of a budget (the one closest to running out). */
