@@ -42,6 +42,17 @@ describe('the OpenAPI document', () => {
     expect((await getJson(`${service.baseUrl}/openapi.json`)).body).toEqual(document);
   });
 
+  it('documents the statuses any request may get, and 429 on every operation', () => {
+    expect(Object.keys(document.components.responses).sort()).toEqual(
+      ['BadRequest', 'ExpectationFailed', 'HeadersTooLarge', 'MethodNotAllowed', 'RequestTimeout', 'ServiceUnavailable', 'TooManyRequests', 'UriTooLong'].sort(),
+    );
+    for (const operation of Object.values(document.paths) as Array<{ get: { responses: Record<string, unknown> } }>) {
+      expect(operation.get.responses[429]).toEqual({ $ref: '#/components/responses/TooManyRequests' });
+    }
+    expect(document.components.responses.TooManyRequests.headers['Retry-After']).toBeDefined();
+    expect(document.info.description).toMatch(/408.*429.*431/);
+  });
+
   it('names the four operations of the spec', () => {
     const ids = Object.values(document.paths).map((p: any) => p.get.operationId);
     expect(ids).toEqual(expect.arrayContaining(['searchTools', 'compareTools', 'getToolDetail', 'getCategories']));

@@ -32,7 +32,15 @@ const cached = {
     schema: { type: 'string', enum: [...ENCODINGS] },
   },
 };
-const ok = (description: string, schema: object) => ({ description, headers: cached, content: json(schema) });
+const rateLimitHeaders = {
+  'RateLimit-Limit': { description: 'Requests this client may make a minute (of the budget closest to running out, when two apply).', schema: int },
+  'RateLimit-Remaining': { description: 'What is left of that budget in the current window.', schema: int },
+  'RateLimit-Reset': { description: 'Seconds until the window closes and the budget is whole again.', schema: int },
+};
+const ok = (description: string, schema: object) => ({ description, headers: { ...cached, ...rateLimitHeaders }, content: json(schema) });
+const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` });
+/** What any operation may answer besides its own statuses (the request itself, its client's budget). */
+const everyOperation = { 429: responseRef('TooManyRequests') };
 const notModified = { description: 'Not modified: the If-None-Match tag still matches.' };
 const unavailable = problem('The directory store is unreachable; retry shortly.');
 const object = (properties: Record<string, object>, extra: object = {}) => ({
@@ -111,7 +119,11 @@ export const OPENAPI_DOCUMENT = {
       'A read-only directory of third-party web APIs (chiefly AI, language-model and cloud APIs) for agents and developers: ' +
       'search, compare, read a full listing, list categories, and look up common provider errors. Content is bilingual ' +
       '(English and Chinese). No authentication is required; every operation is a GET. Errors are RFC 9457 problem ' +
-      'documents (application/problem+json) that also carry `success: false` and `error`. Responses of ' +
+      'documents (application/problem+json) that also carry `success: false` and `error`, with the CORS headers, whatever ' +
+      'the status: besides those of each operation, any request may get 400 (malformed request), 404 (no such route), ' +
+      '405 (a method other than GET, HEAD, OPTIONS), 408 (request too slow), 414, 417, 429 (rate limited: see ' +
+      'RateLimit-* and Retry-After), 431 (headers too large) or 503 (store unreachable); see components.responses. ' +
+      'Every 200 carries RateLimit-Limit, RateLimit-Remaining and RateLimit-Reset (unless the operator turned the limits off). Responses of ' +
       `${MIN_COMPRESSED_BYTES} bytes or more are compressed with brotli or gzip when the request accepts it (Accept-Encoding), ` +
       'each coding under a weak ETag of its own.',
   },
@@ -147,6 +159,7 @@ export const OPENAPI_DOCUMENT = {
           304: notModified,
           400: problem('A parameter is malformed (non-integer or non-positive limit, q too long, a bad filter value or cursor, a parameter given twice); `parameter` names it.'),
           503: unavailable,
+          ...everyOperation,
         },
       },
     },
@@ -168,6 +181,7 @@ export const OPENAPI_DOCUMENT = {
           304: notModified,
           400: problem('A parameter is malformed (limit, a filter value, a cursor from another request); `parameter` names it.'),
           503: unavailable,
+          ...everyOperation,
         },
       },
     },
@@ -184,6 +198,7 @@ export const OPENAPI_DOCUMENT = {
           400: problem(`\`ids\` missing, or fewer than ${MIN_COMPARE} or more than ${MAX_COMPARE} distinct slugs.`),
           404: problem('None of the requested slugs is in the directory (the body lists them in `notFound`).'),
           503: unavailable,
+          ...everyOperation,
         },
       },
     },
@@ -192,7 +207,7 @@ export const OPENAPI_DOCUMENT = {
         operationId: 'getCategories',
         tags: ['tools'],
         summary: 'List categories with their number of listings',
-        responses: { 200: ok('Every category, with live counts.', ref('CategoriesResponse')), 304: notModified, 503: unavailable },
+        responses: { 200: ok('Every category, with live counts.', ref('CategoriesResponse')), 304: notModified, 503: unavailable, ...everyOperation },
       },
     },
     '/api/v1/tools/{slug}': {
@@ -206,7 +221,9 @@ export const OPENAPI_DOCUMENT = {
           200: ok('The listing.', ref('ToolDetailResponse')),
           304: notModified,
           404: problem('No listing has this slug.'),
+          414: responseRef('UriTooLong'),
           503: unavailable,
+          ...everyOperation,
         },
       },
     },
@@ -224,11 +241,33 @@ export const OPENAPI_DOCUMENT = {
           304: notModified,
           400: problem('`status` is not an HTTP status code.'),
           503: unavailable,
+          ...everyOperation,
         },
       },
     },
   },
   components: {
+    responses: {
+      BadRequest: problem(
+        'The request itself is malformed, whatever its path: not valid HTTP/1.1, a URL with bytes outside ASCII or that is not valid percent-encoded UTF-8, or a GET or HEAD with a body (which is not read: the connection is closed after the answer).',
+      ),
+      MethodNotAllowed: {
+        ...problem('The directory is read-only: it answers GET, HEAD and OPTIONS only (CONNECT and other methods included).'),
+        headers: { Allow: { description: 'GET, HEAD, OPTIONS', schema: str } },
+      },
+      RequestTimeout: problem('The request line and headers did not arrive within the header timeout (10 s by default), or the whole request within the request timeout (30 s); the connection is closed.'),
+      UriTooLong: problem('A path segment is longer than 200 characters (no slug is).'),
+      ExpectationFailed: problem("An Expect header other than '100-continue'."),
+      TooManyRequests: {
+        ...problem(
+          'The client (its address, or its IPv6 /64) spent its budget: requests a minute (600 by default) or, for searchTools, searches a minute that the cache could not answer (60 by default). ' +
+            'The answer comes after a pause of a second; retry after Retry-After seconds. `limit` and `retryAfter` repeat the figures.',
+        ),
+        headers: { 'Retry-After': { description: 'Seconds to wait before the next request.', schema: int }, ...rateLimitHeaders },
+      },
+      HeadersTooLarge: problem('The request line and headers together are larger than 16 KiB.'),
+      ServiceUnavailable: unavailable,
+    },
     schemas: {
       Problem: object(
         {
