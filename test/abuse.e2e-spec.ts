@@ -4,7 +4,7 @@ import { request } from 'node:http';
 import { connect, Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { createApp } from '../src/bootstrap';
-import { getJson, REDIS_URL, RunningService, startService } from './support/harness';
+import { dropNamespace, getJson, REDIS_URL, RunningService, startService, uniqueNamespace } from './support/harness';
 import { parseResponses, rawExchange } from './support/raw-http';
 import { errorLines, startServiceProcess } from './support/service-process';
 import { hostAndPort, SlowProxy } from './support/slow-proxy';
@@ -255,7 +255,8 @@ Promise.all(Array.from({ length: connections }, one)).then(() => { console.log(J
 
 describe('the real process under a flood and clients that go away', () => {
   it('answers /readyz within 100 ms through a flood of cache-missing searches, and logs no error for aborted requests', async () => {
-    const service = await startServiceProcess({ REDIS_URL, REDIS_NAMESPACE: `test-flood-${process.pid}`, PROJECTOR: 'on' });
+    const namespace = uniqueNamespace('flood');
+    const service = await startServiceProcess({ REDIS_URL, REDIS_NAMESPACE: namespace, PROJECTOR: 'on' });
     try {
       const port = portOf(service.url);
       // Clients that go away: an upload cut off, a GET whose body never ends, a search left before its answer.
@@ -293,6 +294,7 @@ describe('the real process under a flood and clients that go away', () => {
     } finally {
       service.child.kill('SIGTERM');
       expect(await service.exited).toBe(0);
+      await dropNamespace(namespace);
     }
     expect(errorLines(service.output())).toEqual([]);
   }, 120_000);
