@@ -271,7 +271,7 @@ export const OPENAPI_DOCUMENT = {
             {
               input: { type: 'string', description: 'A word or phrase of the query (normalised).' },
               matchedAs: { ...strList, description: 'What it matched in the index: the word, its corrections or completions, or synonym phrases.' },
-              via: { type: 'array', items: { type: 'string', enum: ['exact', 'prefix', 'typo', 'synonym', 'bigrams'] } },
+              via: { type: 'array', items: { type: 'string', enum: ['exact', 'prefix', 'typo', 'synonym', 'bigrams', 'joined', 'split', 'filter'] } },
             },
             { additionalProperties: false },
           ),

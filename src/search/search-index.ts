@@ -1,7 +1,8 @@
 import type { Category } from '../catalog/category-catalog';
 import type { ListingDocument } from '../listings/listing.document';
 import { PostingScorer } from './listing-postings';
-import type { Clause, SearchRequest, TermSpec } from './search-query';
+import type { Clause, Lexicon, SearchRequest, TermSpec } from './search-query';
+import { nameKey } from './tokenizer';
 import { lowerBound, termsWithinEdits } from './typo-terms';
 
 /** What the index keeps of a listing besides its postings. */
@@ -35,6 +36,8 @@ export type ListingFilter = (doc: number) => boolean;
 
 /** Completions a word being typed may expand to, in term order. */
 const PREFIX_COMPLETIONS = 64;
+/** Clauses matched that a listing named by the whole query counts, ahead of any other (see names). */
+const NAMED = 1000;
 /** Terms shown per kind in the notes of one query term. */
 const NOTED_TERMS = 8;
 
@@ -82,9 +85,17 @@ export class SearchIndex {
   /** Every listing by popularity (then slug): the browse order, and the order of ties. */
   private browse: number[] = [];
   private readonly categoryCounts = new Map<string, number>();
+  /** Name keys (see nameKey) of every listing's name, Chinese name, slug and aliases -> the listings. */
+  private readonly names = new Map<string, Set<number>>();
 
   private readonly scorer = new PostingScorer();
   private readonly buffers = new ScoreBuffers();
+
+  /** What the query builder asks of the index: which words it holds (to join or split words as typed). */
+  readonly lexicon: Lexicon = {
+    has: (term) => (this.termDocs[this.termIds.get(term) ?? -1]?.length ?? 0) > 0,
+    hasPrefix: (prefix) => this.sortedTerms[lowerBound(this.sortedTerms, prefix)]?.startsWith(prefix) ?? false,
+  };
 
   /** Listings held. */
   get size(): number {
@@ -255,6 +266,11 @@ export class SearchIndex {
     }
     this.popularity[doc] = listing.popularity;
     this.categoryCounts.set(listing.category, (this.categoryCounts.get(listing.category) ?? 0) + 1);
+    for (const key of namesOf(listing)) {
+      let docs = this.names.get(key);
+      if (!docs) this.names.set(key, (docs = new Set()));
+      docs.add(doc);
+    }
   }
 
   /** Takes a listing out of its category's count and, unless the whole order is sorted again, out of the browse order. */
@@ -263,7 +279,13 @@ export class SearchIndex {
       const at = this.browsePosition(doc);
       if (this.browse[at] === doc) this.browse.splice(at, 1);
     }
-    const category = this.docs[doc]!.listing.category;
+    const { listing } = this.docs[doc]!;
+    for (const key of namesOf(listing)) {
+      const docs = this.names.get(key);
+      docs?.delete(doc);
+      if (docs?.size === 0) this.names.delete(key);
+    }
+    const category = listing.category;
     const count = (this.categoryCounts.get(category) ?? 1) - 1;
     if (count > 0) this.categoryCounts.set(category, count);
     else this.categoryCounts.delete(category);
@@ -426,6 +448,17 @@ export class SearchIndex {
         b.rowMatched[doc]++;
       }
     });
+    // A query that is exactly a listing's name, slug or alias (`chatgpt`, `通义千问`) puts that listing first.
+    for (const doc of (request.nameKey && this.names.get(request.nameKey)) || []) {
+      if (filter && !filter(doc)) continue;
+      if (b.rowStamp[doc] !== query) {
+        b.rowStamp[doc] = query;
+        b.rowScore[doc] = 0;
+        b.rowMatched[doc] = 0;
+        rowDocs.push(doc);
+      }
+      b.rowMatched[doc] += NAMED;
+    }
     return { docs: rowDocs, score: b.rowScore, matched: b.rowMatched };
   }
 
@@ -534,6 +567,11 @@ interface Rows {
 }
 
 const EMPTY = new Int32Array(0);
+
+/** The name keys a listing answers to: its name, Chinese name, slug and aliases. */
+function namesOf(listing: ListingDocument): string[] {
+  return [listing.name, listing.nameCn, listing.slug, ...(listing.aliases ?? [])].map(nameKey).filter(Boolean);
+}
 
 /** The lowest score that still ties with `score`. */
 function floorOf(score: number, tolerance: number): number {
