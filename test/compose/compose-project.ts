@@ -149,7 +149,7 @@ function portIsFree(port: number): Promise<boolean> {
 /** `count` consecutive host ports that nothing listens on now, as `first-last` (a compose port range). */
 export async function freePortRange(count: number): Promise<{ first: number; last: number; spec: string }> {
   for (let attempt = 0; attempt < 200; attempt++) {
-    const first = 20_000 + Math.floor(Math.random() * 20_000);
+    const first = 20_000 + Math.floor(Math.random() * 12_000);
     const ports = Array.from({ length: count }, (_, i) => first + i);
     if ((await Promise.all(ports.map(portIsFree))).every(Boolean)) {
       const last = first + count - 1;
