@@ -205,8 +205,10 @@ describe('the compose stack', () => {
 
       const revised = await ingest(['ingest', '/changes', '--actor', 'compose-test'], [`${revisedStripe(word1)}:/changes:ro`]);
       expect(revised.stdout).toContain('revised listing stripe (description)');
+      clock.mark('revised file ingested');
       const withdrawn = await ingest(['withdraw', 'zapier', '--actor', 'compose-test', '--reason', 'compose test']);
       expect(withdrawn.stdout).toContain('withdrawn listing zapier');
+      clock.mark('withdrawal');
       expect(await eventStore()).toMatchObject({ events: before.events + 2 });
 
       const found = await getJson(`${api.url}/api/v1/tools/search?q=${word1}`);
@@ -220,6 +222,7 @@ describe('the compose stack', () => {
       const dryRun = await ingest(['ingest', 'fixtures', '--dry-run']);
       const changes = dryRun.stdout.split('\n').filter((line) => line.startsWith('would be ') && !line.startsWith('would be unchanged'));
       expect(changes.sort()).toEqual(['would be published listing zapier', 'would be revised listing stripe (description)']);
+      clock.mark('dry run of fixtures/');
       expect(await eventStore()).toMatchObject({ events: before.events + 2 });
     }),
   );
@@ -253,6 +256,7 @@ describe('the compose stack', () => {
       await project.compose(['stop', 'redis']);
       await waitFor('/readyz answering 503 while Redis is down', 30_000, async () => ((await getJson(`${api.url}/readyz`)).status === 503 ? true : undefined));
       expect((await getJson(`${api.url}/healthz`)).status).toBe(200);
+      clock.mark('redis stopped, api not ready');
 
       // A new container: only the named volume, with the append-only file, carries the data over.
       await project.compose(['rm', '-f', 'redis']);
@@ -260,6 +264,7 @@ describe('the compose stack', () => {
       const [redisAfter] = await waitHealthy('redis', 1, 2 * MINUTE);
       expect(redisAfter).not.toBe(redisBefore);
       await waitFor('/readyz answering 200 again', 60_000, async () => ((await getJson(`${api.url}/readyz`)).status === 200 ? true : undefined));
+      clock.mark('redis recreated, api ready again');
 
       expect(await eventStore()).toEqual(store);
       expect(await read()).toEqual(served);
@@ -273,6 +278,7 @@ describe('the compose stack', () => {
     phase('scaled to two api replicas, one projector', async () => {
       await project.compose(['up', '-d', '--scale', 'api=2'], 10 * MINUTE);
       await waitHealthy('api', 2, 3 * MINUTE);
+      clock.mark('two replicas healthy');
       const replicas = await apiReplicas(2);
       expect(replicas.map((r) => r.url).sort()).toEqual([`http://127.0.0.1:${ports.first}`, `http://127.0.0.1:${ports.last}`]);
 
@@ -284,6 +290,7 @@ describe('the compose stack', () => {
         expect((await getJson(`${r.url}/api/v1/tools/stripe`)).body.tool.description).toContain(word1);
         expect((await getJson(`${r.url}/api/v1/tools/zapier`)).status).toBe(404);
       }
+      clock.mark('both serve the same content');
 
       // One projector: one lease holder, and exactly one client (in one of the replicas) waiting on the stream.
       const ips = replicas.map((r) => r.ip);
@@ -300,6 +307,7 @@ describe('the compose stack', () => {
       expect(seen.length).toBeGreaterThanOrEqual(4);
       expect(new Set(seen).size).toBe(1);
       expect(ips).toContain(seen[0]);
+      clock.mark('one projector (8 samples)');
 
       // A change sent through ingest shows on both.
       await ingest(['ingest', '/changes', '--actor', 'compose-test'], [`${revisedStripe(word2)}:/changes:ro`]);
@@ -310,6 +318,7 @@ describe('the compose stack', () => {
         }, 100);
         expect((await getJson(`${r.url}/api/v1/tools/search?q=${word1}`)).body.total).toBe(0);
       }
+      clock.mark('a revision through ingest, served by both');
 
       // The projector's replica stops: the other takes the lease over and goes on projecting.
       const holder = replicas.find((r) => r.ip === seen[0])!;
@@ -320,9 +329,11 @@ describe('the compose stack', () => {
         const now = await project.redisCli('GET', LEASE);
         return holders.length === 1 && holders[0] === other.ip && now !== '' && now !== lease ? true : undefined;
       });
+      clock.mark('holder stopped, lease taken over');
       await ingest(['withdraw', 'amplitude', '--actor', 'compose-test']);
       expect((await getJson(`${other.url}/api/v1/tools/amplitude`)).status).toBe(404);
       expect((await getJson(`${other.url}/api/v1/tools/categories`)).body.totalListings).toBe(LISTINGS - 2);
+      clock.mark('a withdrawal through ingest, served');
     }),
   );
 });
