@@ -336,4 +336,24 @@ describe('the compose stack', () => {
       clock.mark('a withdrawal through ingest, served');
     }),
   );
+
+  it(
+    'seeds an empty store once when two replicas start together',
+    phase('fresh volume, two replicas seeding at once', async () => {
+      // As a user's first `API_PORT=a-b docker-compose up -d --scale api=2`: both replicas find the store empty.
+      await project.compose(['down', '-v'], 5 * MINUTE);
+      await project.compose(['up', '-d', '--scale', 'api=2'], 10 * MINUTE);
+      await waitHealthy('api', 2, 3 * MINUTE);
+      clock.mark('down -v, up with two replicas, both healthy');
+      expect(Number(await project.redisCli('XLEN', EVENTS))).toBe(LISTINGS + ERROR_ENTRIES);
+      const versions = (await project.redisCli('HVALS', '{dir:es}:versions')).split('\n');
+      expect(versions).toHaveLength(LISTINGS + ERROR_ENTRIES);
+      expect(new Set(versions)).toEqual(new Set(['1']));
+      for (const r of await apiReplicas(2)) {
+        expect((await getJson(`${r.url}/api/v1/tools/categories`)).body.totalListings).toBe(LISTINGS);
+        expect((await getJson(`${r.url}/api/v1/tools/zapier`)).status).toBe(200);
+        expect((await getJson(`${r.url}/api/v1/tools/search?q=${word2}`)).body.total).toBe(0);
+      }
+    }),
+  );
 });
