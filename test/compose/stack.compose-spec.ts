@@ -102,6 +102,7 @@ const word2 = marker();
 beforeAll(async () => {
   for (const image of ['node:20-bookworm-slim', 'redis:7']) {
     await docker(['image', 'inspect', '--format', '{{.Id}}', image]).catch(() => {
+      failed = true;
       throw new Error(`image ${image} is missing: run test/compose/stand-ins/build.sh first (npm run test:compose does)`);
     });
   }
@@ -122,7 +123,8 @@ beforeAll(async () => {
 }, 25 * MINUTE);
 
 afterAll(async () => {
-  if (project) {
+  try {
+    if (!project) return;
     if (failed) {
       const logs = await project.compose(['logs', '--no-color', '--tail', '200'], MINUTE, true).catch((e: Error) => ({ stdout: e.message }));
       const file = join(tmpdir(), `${project.name}.log`);
@@ -133,9 +135,10 @@ afterAll(async () => {
     const left = await docker(['ps', '-a', '--filter', `label=com.docker.compose.project=${project.name}`, '--format', '{{.Names}}']);
     const volumes = await docker(['volume', 'ls', '--filter', `label=com.docker.compose.project=${project.name}`, '--format', '{{.Name}}']);
     expect({ containers: left, volumes }).toEqual({ containers: '', volumes: '' });
+  } finally {
+    for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+    if (clock.phases.length > 0) process.stderr.write(`${clock.summary()}\n`);
   }
-  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
-  process.stderr.write(`${clock.summary()}\n`);
 }, 10 * MINUTE);
 
 describe('the compose stack', () => {
