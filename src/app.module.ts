@@ -4,6 +4,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { LoggerModule } from 'nestjs-pino';
 import { AppConfig } from './config/app-config';
 import { CoreModule } from './core.module';
+import { DiscoveryModule } from './discovery/discovery.module';
 import { ErrorsModule } from './errors/errors.module';
 import { HealthModule } from './health/health.module';
 import { ProblemFilter } from './http/problem.filter';
@@ -35,6 +36,7 @@ export class AppModule {
         ErrorsModule,
         OpenApiModule,
         HealthModule,
+        DiscoveryModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: ProblemFilter }],
     };

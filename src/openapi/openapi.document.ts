@@ -118,8 +118,54 @@ export const OPENAPI_DOCUMENT = {
   servers: [{ url: '/' }],
   // No operation needs a credential.
   security: [],
-  tags: [{ name: 'tools' }, { name: 'errors' }],
+  tags: [{ name: 'tools' }, { name: 'errors' }, { name: 'discovery' }],
   paths: {
+    '/': {
+      get: {
+        operationId: 'getServiceIndex',
+        tags: ['discovery'],
+        summary: 'Every entry point, for an agent that knows only the base URL',
+        description:
+          'The operations (from this document), the MCP server, llms.txt, the API catalog and the change feed, as relative links. ' +
+          'Its Link header names this document (rel="service-desc"), llms.txt (rel="service-doc"), the API catalog (rel="api-catalog") and /readyz (rel="status").',
+        responses: { 200: ok('The index.', ref('ServiceIndex')), 304: notModified },
+      },
+    },
+    '/llms.txt': {
+      get: {
+        operationId: 'getLlmsTxt',
+        tags: ['discovery'],
+        summary: 'The directory for a language model (llms.txt format)',
+        description: 'Markdown: what the directory is, how to reach it (MCP, OpenAPI, list, search, change feed), and its APIs by category, the most popular of each with a link to the rest. Links are absolute (PUBLIC_BASE_URL, else the request\'s host).',
+        responses: { 200: { description: 'llms.txt', headers: cached, content: { 'text/markdown': { schema: str } } }, 304: notModified },
+      },
+    },
+    '/llms-full.txt': {
+      get: {
+        operationId: 'getLlmsFullTxt',
+        tags: ['discovery'],
+        summary: 'Every listing in full, for a language model',
+        description: 'Markdown: for each listing (the most popular thousand of a larger catalog): descriptions in both languages, pricing and free tier, authentication, limits, context, OpenAI compatibility, SDKs, endpoints and a curl example.',
+        responses: { 200: { description: 'llms-full.txt', headers: cached, content: { 'text/markdown': { schema: str } } }, 304: notModified },
+      },
+    },
+    '/.well-known/api-catalog': {
+      get: {
+        operationId: 'getApiCatalog',
+        tags: ['discovery'],
+        summary: 'The API catalog (RFC 9727)',
+        description: 'A linkset (RFC 9264) with the API, its description (this document), its documentation for agents (llms.txt) and its status.',
+        responses: { 200: { description: 'The catalog.', headers: cached, content: { 'application/linkset+json': { schema: ref('ApiCatalog') } } }, 304: notModified },
+      },
+    },
+    '/robots.txt': {
+      get: {
+        operationId: 'getRobotsTxt',
+        tags: ['discovery'],
+        summary: 'robots.txt: everything may be read',
+        responses: { 200: { description: 'robots.txt', headers: cached, content: { 'text/plain': { schema: str } } }, 304: notModified },
+      },
+    },
     '/api/v1/tools/search': {
       get: {
         operationId: 'searchTools',
@@ -392,6 +438,30 @@ export const OPENAPI_DOCUMENT = {
         _links: ref('Links'),
       }),
       Links: { type: 'object', additionalProperties: { oneOf: [str, strList] }, description: 'Related resources.' },
+      ServiceIndex: object({
+        success: { type: 'boolean', enum: [true] },
+        name: str,
+        version: str,
+        description: str,
+        authentication: str,
+        mcp: object({ url: str, transport: str, alsoAt: str, tools: strList }),
+        documents: object({ openapi: str, llmsTxt: str, llmsFullTxt: str, apiCatalog: str }),
+        changes: object({ json: str, atom: str }),
+        health: object({ live: str, ready: str }),
+        operations: { type: 'array', items: object({ operationId: nullableStr, method: str, path: str, summary: nullableStr }) },
+        _links: ref('Links'),
+      }),
+      ApiCatalog: object({
+        linkset: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['anchor'],
+            properties: { anchor: { type: 'string', format: 'uri' } },
+            additionalProperties: { type: 'array', items: { type: 'object', required: ['href'], properties: { href: { type: 'string', format: 'uri' }, type: str } } },
+          },
+        },
+      }),
     },
   },
 };

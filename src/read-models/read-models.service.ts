@@ -91,6 +91,14 @@ export class ReadModels implements OnApplicationBootstrap, OnApplicationShutdown
     });
   }
 
+  /** The detail bodies of many listings at once (null for each not in the directory), not kept in the cache. */
+  async details(slugs: string[]): Promise<Array<StoredBody | null>> {
+    const keys = await this.keys();
+    if (!keys || slugs.length === 0) return slugs.map(() => null);
+    const stored = await this.redis.client.hmget(keys.details, ...slugs);
+    return stored.map((value) => (value ? splitEtag(value) : null));
+  }
+
   /** The body of GET /tools/categories, or null before anything is projected. */
   async categories(): Promise<StoredBody | null> {
     await this.ready();
