@@ -2,6 +2,7 @@ import { DynamicModule, Module, RequestMethod } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { LoggerModule } from 'nestjs-pino';
+import { ChangesModule } from './changes/changes.module';
 import { AppConfig } from './config/app-config';
 import { CoreModule } from './core.module';
 import { DiscoveryModule } from './discovery/discovery.module';
@@ -34,6 +35,7 @@ export class AppModule {
         ImportModule,
         ToolsModule,
         ErrorsModule,
+        ChangesModule,
         OpenApiModule,
         HealthModule,
         DiscoveryModule,

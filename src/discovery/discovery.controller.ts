@@ -2,7 +2,7 @@ import { Controller, Get, Req, Res } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from '../config/app-config';
-import { sendJson, sendStored } from '../http/send-json';
+import { sendJson, sendBody } from '../http/send-json';
 import { storedBody } from '../rendering/stored-body';
 import { API_CATALOG_TYPE, apiCatalog } from './api-catalog';
 import { baseUrlOf } from './base-url';
@@ -31,22 +31,22 @@ export class DiscoveryController {
 
   @Get('llms.txt')
   async llms(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
-    return sendStored(request, reply, await this.queries.execute(new GetLlmsTextQuery(false, baseUrlOf(request, this.config))), MARKDOWN);
+    return sendBody(request, reply, await this.queries.execute(new GetLlmsTextQuery(false, baseUrlOf(request, this.config))), MARKDOWN);
   }
 
   @Get('llms-full.txt')
   async llmsFull(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
-    return sendStored(request, reply, await this.queries.execute(new GetLlmsTextQuery(true, baseUrlOf(request, this.config))), MARKDOWN);
+    return sendBody(request, reply, await this.queries.execute(new GetLlmsTextQuery(true, baseUrlOf(request, this.config))), MARKDOWN);
   }
 
   @Get('.well-known/api-catalog')
   catalog(@Req() request: FastifyRequest, @Res() reply: FastifyReply): FastifyReply {
     const body = storedBody(apiCatalog(baseUrlOf(request, this.config)));
-    return sendStored(request, reply.header('link', `<${ENTRY_POINTS.apiCatalog}>; rel="api-catalog"`), body, API_CATALOG_TYPE);
+    return sendBody(request, reply.header('link', `<${ENTRY_POINTS.apiCatalog}>; rel="api-catalog"`), body, API_CATALOG_TYPE);
   }
 
   @Get('robots.txt')
   robots(@Req() request: FastifyRequest, @Res() reply: FastifyReply): FastifyReply {
-    return sendStored(request, reply, ROBOTS, 'text/plain; charset=utf-8');
+    return sendBody(request, reply, ROBOTS, 'text/plain; charset=utf-8');
   }
 }

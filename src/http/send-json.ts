@@ -12,11 +12,11 @@ export const CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=60';
  * ETag of its own for each coding (W/"<tag>-br"); `Vary` tells caches the form depends on Accept-Encoding.
  */
 export function sendJson(request: FastifyRequest, reply: FastifyReply, content: StoredBody | string): FastifyReply {
-  return sendStored(request, reply, content, 'application/json; charset=utf-8');
+  return sendBody(request, reply, content, 'application/json; charset=utf-8');
 }
 
-/** sendJson for a body of another type (text for llms.txt, Atom, a linkset). */
-export function sendStored(request: FastifyRequest, reply: FastifyReply, content: StoredBody | string, contentType: string): FastifyReply {
+/** The same for a body of another media type (Atom, llms.txt, a linkset): ETag, 304, compression and cache headers alike. */
+export function sendBody(request: FastifyRequest, reply: FastifyReply, content: StoredBody | string, contentType: string): FastifyReply {
   const stored = typeof content === 'string' ? storedBody(content) : content;
   const encoding = chooseEncoding(request.headers['accept-encoding']);
   const encoded = encoding === null ? null : encodedBody(stored, encoding);

@@ -148,6 +148,15 @@ export class ReadModels implements OnApplicationBootstrap, OnApplicationShutdown
     return this.cache.response(key, build, isEmpty);
   }
 
+  /**
+   * The position of the log the read models this process serves have applied (null: nothing projected
+   * yet). Read it at the start of a `response` build: it moves in the same step that clears the cache, so
+   * a response built from it is never kept past a change.
+   */
+  checkpointNow(): string | null {
+    return this.checkpoint;
+  }
+
   /** What this process knows of the read models, without asking Redis (it checks every second). */
   status(): ReadModelsStatus {
     return { ...this.known, searchReady: this.follower.isLoaded };
