@@ -135,21 +135,22 @@ export class SearchIndex {
    * withdrawn. Each term a listing gains or loses is rewritten once per batch.
    */
   apply(changes: ReadonlyMap<string, IndexedListing | null>): void {
-    // A large batch (the first load) re-sorts the browse order once; a small one moves its listings.
+    // A large batch (the first load) merges its listings into the browse order; a small one moves them.
     const resort = changes.size > 64 && changes.size > this.browse.length / 16;
-    const removals = new Map<number, number[]>();
-    const additions = new Map<number, number[]>();
+    // Every listing of the batch loses all its postings and the new or revised ones get theirs: one mark
+    // says which listings' postings go, for every term.
+    const changed: number[] = [];
+    const touched: number[] = [];
+    const touch = this.buffers.termMarker(this.termText.length);
     const freed: number[] = [];
     const placed: number[] = [];
-    const listOf = (map: Map<number, number[]>, term: number) => {
-      let list = map.get(term);
-      if (!list) map.set(term, (list = []));
-      return list;
-    };
+    /** The batch's new postings, as (term, listing, score), grouped by term below. */
+    const added: number[] = [];
     for (const [slug, next] of changes) {
       let doc = this.docIds.get(slug);
       if (doc !== undefined) {
-        for (const term of this.docTerms[doc]!) listOf(removals, term).push(doc);
+        changed.push(doc);
+        for (const term of this.docTerms[doc]!) if (touch(term)) touched.push(term);
         this.unlist(doc, !resort);
         if (!next) {
           this.docIds.delete(slug);
@@ -164,26 +165,32 @@ export class SearchIndex {
         this.docIds.set(slug, doc);
       }
       this.docs[doc] = next;
-      const terms: number[] = [];
-      this.scorer.score(next.listing, next.category, (text) => this.termId(text), (term, score) => {
-        terms.push(term);
-        listOf(additions, term).push(doc, score);
-      });
-      this.docTerms[doc] = Int32Array.from(terms);
+      const first = added.length;
+      this.scorer.score(next.listing, next.category, (text) => this.termId(text), (term, score) => added.push(term, doc, score));
+      const terms = new Int32Array((added.length - first) / 3);
+      for (let i = first, t = 0; i < added.length; i += 3, t++) {
+        terms[t] = added[i];
+        if (touch(added[i])) touched.push(added[i]);
+      }
+      this.docTerms[doc] = terms;
       this.list(doc);
       placed.push(doc);
     }
     if (resort) {
-      this.browse = [...this.docIds.values()].sort((a, b) => this.byPopularity(a, b));
+      // The listings left in place keep their order: the batch's are sorted and merged in.
+      placed.sort((a, b) => this.byPopularity(a, b));
+      this.browse = mergeSorted(this.browse, placed, (a, b) => this.byPopularity(a, b));
     } else {
       for (const doc of placed) this.browse.splice(this.browsePosition(doc), 0, doc);
     }
-    const touched = new Set([...removals.keys(), ...additions.keys()]);
+    const additions = groupByTerm(added, touched);
+    const gone = this.buffers.mark(changed);
     const becameLive: string[] = [];
     const becameDead: string[] = [];
-    for (const term of touched) {
+    for (let k = 0; k < touched.length; k++) {
+      const term = touched[k];
       const before = this.termDocs[term].length;
-      this.rewriteTerm(term, removals.get(term) ?? [], additions.get(term) ?? []);
+      this.rewriteTerm(term, gone, additions.docs, additions.scores, additions.starts[k], additions.starts[k + 1]);
       const after = this.termDocs[term].length;
       if (before === 0 && after > 0) becameLive.push(this.termText[term]);
       else if (before > 0 && after === 0) becameDead.push(this.termText[term]);
@@ -213,40 +220,41 @@ export class SearchIndex {
     this.freeTerms.push(id);
   }
 
-  /** A term's postings without `removed` and with `added` (doc, score pairs), still ordered by listing. */
-  private rewriteTerm(term: number, removed: number[], added: number[]): void {
-    const docs = this.termDocs[term];
-    const scores = this.termScores[term];
-    const gone = this.buffers.mark(removed);
-    const pairs: number[] = [];
-    for (let i = 0; i < added.length; i += 2) pairs.push(i);
-    pairs.sort((a, b) => added[a] - added[b]);
-    const outDocs = new Int32Array(docs.length - removed.length + pairs.length);
+  /**
+   * A term's postings without those of the listings `gone` says and with the batch's new ones for it
+   * (`docs`/`scores` from `from` to `to`, in listing order), still ordered by listing.
+   */
+  private rewriteTerm(term: number, gone: (doc: number) => boolean, docs: Int32Array, scores: Int32Array, from: number, to: number): void {
+    const oldDocs = this.termDocs[term];
+    const oldScores = this.termScores[term];
+    const outDocs = new Int32Array(oldDocs.length + to - from);
     const outScores = new Int32Array(outDocs.length);
     let n = 0;
-    let p = 0;
-    for (let i = 0; i < docs.length; i++) {
-      const doc = docs[i];
-      while (p < pairs.length && added[pairs[p]] < doc) {
-        outDocs[n] = added[pairs[p]];
-        outScores[n++] = added[pairs[p++] + 1];
+    let p = from;
+    for (let i = 0; i < oldDocs.length; i++) {
+      const doc = oldDocs[i];
+      while (p < to && docs[p] < doc) {
+        outDocs[n] = docs[p];
+        outScores[n++] = scores[p++];
       }
       if (gone(doc)) continue;
       outDocs[n] = doc;
-      outScores[n++] = scores[i];
+      outScores[n++] = oldScores[i];
     }
-    for (; p < pairs.length; p++) {
-      outDocs[n] = added[pairs[p]];
-      outScores[n++] = added[pairs[p] + 1];
+    for (; p < to; p++) {
+      outDocs[n] = docs[p];
+      outScores[n++] = scores[p];
     }
     this.termDocs[term] = n === outDocs.length ? outDocs : outDocs.slice(0, n);
     this.termScores[term] = n === outScores.length ? outScores : outScores.slice(0, n);
   }
 
   private updateDictionary(added: string[], removed: string[]): void {
-    if (added.length + removed.length > this.sortedTerms.length / 8) {
-      // Many changes (the first load, a large batch): sorting once beats inserting one by one.
-      this.sortedTerms = [...this.termIds.keys()].filter((t) => this.termDocs[this.termIds.get(t)!].length > 0).sort(compareText);
+    if (added.length + removed.length > 64) {
+      // Many changes (the first load, a large batch): the new terms sorted and merged in, in one pass.
+      const gone = new Set(removed);
+      const kept = gone.size > 0 ? this.sortedTerms.filter((t) => !gone.has(t)) : this.sortedTerms;
+      this.sortedTerms = mergeSorted(kept, added.sort(compareText), compareText);
       return;
     }
     for (const text of removed) {
@@ -573,6 +581,54 @@ function namesOf(listing: ListingDocument): string[] {
   return [listing.name, listing.nameCn, listing.slug, ...(listing.aliases ?? [])].map(nameKey).filter(Boolean);
 }
 
+/**
+ * A batch's new postings, given as (term, listing, score) triples, grouped by term in the order of `terms`
+ * (each group in listing order): the group of terms[k] is docs/scores from starts[k] to starts[k + 1].
+ */
+function groupByTerm(triples: number[], terms: number[]): { docs: Int32Array; scores: Int32Array; starts: Int32Array } {
+  let highest = 0;
+  for (const term of terms) if (term > highest) highest = term;
+  const slot = new Int32Array(highest + 1);
+  terms.forEach((term, k) => (slot[term] = k));
+  const starts = new Int32Array(terms.length + 1);
+  for (let i = 0; i < triples.length; i += 3) starts[slot[triples[i]] + 1]++;
+  for (let k = 0; k < terms.length; k++) starts[k + 1] += starts[k];
+  const fill = starts.slice(0, terms.length);
+  const docs = new Int32Array(triples.length / 3);
+  const scores = new Int32Array(docs.length);
+  let ordered = true;
+  for (let i = 0; i < triples.length; i += 3) {
+    const k = slot[triples[i]];
+    const at = fill[k]++;
+    docs[at] = triples[i + 1];
+    scores[at] = triples[i + 2];
+    if (at > starts[k] && docs[at - 1] > docs[at]) ordered = false;
+  }
+  // New listings get new numbers in order, so groups usually come sorted; a reused number may not.
+  if (!ordered) {
+    for (let k = 0; k < terms.length; k++) {
+      const order = Array.from({ length: starts[k + 1] - starts[k] }, (_, i) => starts[k] + i).sort((a, b) => docs[a] - docs[b]);
+      const d = order.map((i) => docs[i]);
+      const sc = order.map((i) => scores[i]);
+      docs.set(d, starts[k]);
+      scores.set(sc, starts[k]);
+    }
+  }
+  return { docs, scores, starts };
+}
+
+/** Two sorted lists as one sorted list. */
+function mergeSorted<T>(a: readonly T[], b: readonly T[], compare: (x: T, y: T) => number): T[] {
+  const out = new Array<T>(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < a.length && j < b.length) out[k++] = compare(a[i], b[j]) <= 0 ? a[i++] : b[j++];
+  while (i < a.length) out[k++] = a[i++];
+  while (j < b.length) out[k++] = b[j++];
+  return out;
+}
+
 /** The lowest score that still ties with `score`. */
 function floorOf(score: number, tolerance: number): number {
   return score - Math.max(score * tolerance, tolerance * 5);
@@ -655,6 +711,29 @@ class ScoreBuffers {
       this.epoch = 0;
     }
     return ++this.epoch;
+  }
+
+  private termStamp = new Uint32Array(0);
+  private termEpoch = 0;
+
+  /** A function that says true the first time it is given each term (numbers below `size`) in this batch. */
+  termMarker(size: number): (term: number) => boolean {
+    if (this.termStamp.length < size + 1024) {
+      const grown = new Uint32Array(Math.max(size + 1024, this.termStamp.length * 2));
+      grown.set(this.termStamp);
+      this.termStamp = grown;
+    }
+    const epoch = ++this.termEpoch;
+    return (term) => {
+      if (term >= this.termStamp.length) {
+        const grown = new Uint32Array(Math.max(term + 1024, this.termStamp.length * 2));
+        grown.set(this.termStamp);
+        this.termStamp = grown;
+      }
+      if (this.termStamp[term] === epoch) return false;
+      this.termStamp[term] = epoch;
+      return true;
+    };
   }
 
   /** A test for membership of `docs`, valid until the next call of next() or mark(). */

@@ -1,4 +1,4 @@
-import { bigrams, hanWords, indexTerms, latinTerms, stem } from './tokenizer';
+import { bigrams, hanWords, indexTerms, joinedTerms, latinTerms, stem } from './tokenizer';
 import { buildClauses, allowedEdits } from './search-query';
 import { termsWithinEdits } from './typo-terms';
 
@@ -115,5 +115,23 @@ describe('tokenizer on ASCII text', () => {
       expect(indexTerms(text)).toEqual(indexTerms(`${text}\u00a0`));
       expect(latinTerms(text)).toEqual(latinTerms(`\u00a0${text}`));
     }
+  });
+});
+
+describe('joined forms of punctuated names', () => {
+  it('are the runs of pieces joined by - . _ or a middle dot, with no space, in ASCII and Unicode text alike', () => {
+    const samples = [
+      'Use gpt-4o or text-embedding-3-small, e.g. DALL-E; see api.openai.com/v1 and max_tokens.',
+      'Hugging-Face models; v1.2 ships 3.5 and a-b-; -x; y. z',
+      'Mistral-Large 2.1 — le-chat, semi-colon; trailing-',
+    ];
+    for (const text of samples) {
+      // A non-ASCII character elsewhere sends the text down the Unicode path; the runs must not change.
+      expect(joinedTerms(text)).toEqual(joinedTerms(`${text} é`));
+    }
+    expect(joinedTerms(samples[0])).toEqual(['gpt4o', 'textembedding3small', 'eg', 'dalle', 'apiopenaicom', 'maxtokens']);
+    expect(joinedTerms('DALL·E 3 and Qwen3-Max 通义-千问')).toEqual(['dalle', 'qwen3max']);
+    expect(joinedTerms('a '.repeat(3) + 'x'.repeat(20) + '-' + 'y'.repeat(20))).toEqual([]); // longer than a name
+    expect(joinedTerms('3.5-7')).toEqual([]); // numbers only
   });
 });

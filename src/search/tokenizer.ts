@@ -110,9 +110,9 @@ export function bigrams(run: string): string[] {
 
 /**
  * Words written with punctuation inside (DALL·E, gpt-4o, text-embedding-3, Hugging-Face): the pieces, joined
- * by a hyphen, dot, middle dot or underscore with no space (not an apostrophe: "OpenAI's" is a possessive). Their pieces are indexed as words
- * already; the run is indexed joined too (dalle, gpt4o, textembedding3), so that however the name is typed
- * (dall-e, dall·e, dalle, "dall e") it meets the same term.
+ * by a hyphen, dot, middle dot or underscore with no space (not an apostrophe: "OpenAI's" is a possessive).
+ * Their pieces are indexed as words already; the run is indexed joined too (dalle, gpt4o, textembedding3),
+ * so that however the name is typed (dall-e, dall·e, dalle, "dall e") it meets the same term.
  */
 const JOINED_RUN = /[\p{L}\p{N}]+(?:[-.·・_][\p{L}\p{N}]+)+/gu;
 /** Runs longer than this are not names (URLs, dotted paths): they are not joined. */
@@ -120,13 +120,51 @@ const LONGEST_JOINED = 30;
 
 /** The joined forms of a text's punctuated runs (see JOINED_RUN), Han characters left out. */
 export function joinedTerms(text: string): string[] {
-  const { normalized } = normalizeText(text);
+  const { normalized, ascii } = normalizeText(text);
+  if (ascii) return asciiJoinedTerms(normalized);
   if (!hasJoinable(normalized)) return [];
   const terms: string[] = [];
   for (const [run] of normalized.matchAll(JOINED_RUN)) {
     if (HAN_CHAR.test(run)) continue;
     const joined = run.replace(/[^\p{L}\p{N}]/gu, '');
     if (joined.length <= LONGEST_JOINED && /\p{L}/u.test(joined)) terms.push(joined);
+  }
+  return terms;
+}
+
+/**
+ * joinedTerms of lower-cased ASCII text, by a loop over character codes (the Unicode pattern took a tenth
+ * of building a search index): runs of a-z and 0-9 pieces with one of - . _ between them and no space.
+ */
+function asciiJoinedTerms(text: string): string[] {
+  const terms: string[] = [];
+  let joined = '';
+  let pieces = 0;
+  let letter = false;
+  let start = -1;
+  const flush = () => {
+    if (pieces > 1 && letter && joined.length <= LONGEST_JOINED) terms.push(joined);
+    joined = '';
+    pieces = 0;
+    letter = false;
+  };
+  for (let i = 0; i <= text.length; i++) {
+    const code = i < text.length ? text.charCodeAt(i) : 32;
+    const isLetter = code >= 97 && code <= 122;
+    if (isLetter || (code >= 48 && code <= 57)) {
+      if (start < 0) start = i;
+      letter ||= isLetter;
+      continue;
+    }
+    if (start >= 0) {
+      joined += text.slice(start, i);
+      pieces++;
+      start = -1;
+    }
+    const next = i + 1 < text.length ? text.charCodeAt(i + 1) : 32;
+    const separator = code === 45 || code === 46 || code === 95; // - . _
+    const continues = separator && pieces > 0 && ((next >= 97 && next <= 122) || (next >= 48 && next <= 57));
+    if (!continues) flush();
   }
   return terms;
 }
