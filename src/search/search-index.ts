@@ -515,15 +515,26 @@ export class SearchIndex {
       kept = kept.filter((doc) => key(doc) >= cut);
     }
     const slugOf = (doc: number) => this.docs[doc]!.listing.slug;
-    kept.sort((a, b) => rows.matched[b] - rows.matched[a] || rows.score[b] - rows.score[a] || compareText(slugOf(a), slugOf(b)));
+    // Groups are found by scanning, not by sorting every row: the best row left leads, and every row left
+    // that matches as many clauses and scores at least its floor joins it. A page usually fills from one
+    // or two groups, and of a large group only the members popular enough for the places left are ordered.
     const page: Array<{ doc: number; score: number }> = [];
-    for (let start = 0; start < kept.length && page.length < wanted; ) {
-      const lead = kept[start];
+    let rest = kept;
+    while (rest.length > 0 && page.length < wanted) {
+      let lead = rest[0];
+      for (let i = 1; i < rest.length; i++) {
+        const doc = rest[i];
+        const better = rows.matched[doc] - rows.matched[lead] || rows.score[doc] - rows.score[lead] || compareText(slugOf(lead), slugOf(doc));
+        if (better > 0) lead = doc;
+      }
       const floor = floorOf(rows.score[lead], tolerance);
-      let end = start + 1;
-      while (end < kept.length && rows.matched[kept[end]] === rows.matched[lead] && rows.score[kept[end]] >= floor) end++;
-      let group = kept.slice(start, end);
-      start = end;
+      let group: number[] = [];
+      const others: number[] = [];
+      for (const doc of rest) {
+        if (doc === lead || (rows.matched[doc] === rows.matched[lead] && rows.score[doc] >= floor)) group.push(doc);
+        else others.push(doc);
+      }
+      rest = others;
       const places = wanted - page.length;
       if (group.length > 2 * places) group = this.mostPopular(group, places);
       group.sort((a, b) => this.popularity[b] - this.popularity[a] || rows.score[b] - rows.score[a] || compareText(slugOf(a), slugOf(b)));
