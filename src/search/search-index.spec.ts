@@ -131,3 +131,15 @@ describe('SearchIndex', () => {
     }
   });
 });
+
+describe('the work of one search', () => {
+  it('is bounded: repeated parts count once, at most 12 parts are read, typos are looked for in 4 words', () => {
+    const index = build(catalog);
+    const q = `${'api cloud data model speech vision '.repeat(6)}antropic deepsek elevnlabs stirpe pinecon supabse firecrwal`;
+    const request = buildSearchRequest(q, 20, index.lexicon);
+    expect(request.clauses.map((c) => c.label)).toEqual(['api', 'cloud', 'data', 'model', 'speech', 'vision', 'antropic', 'deepsek', 'elevnlab', 'stirpe', 'pinecon', 'supabse']);
+    const answer = index.search(request, null);
+    const corrected = answer.notes.flatMap((alts) => alts.flatMap((specs) => specs.flatMap((note) => note.fuzzy ?? [])));
+    expect(corrected.sort()).toEqual(['anthropic', 'deepseek', 'elevenlab', 'stripe'].sort());
+  });
+});

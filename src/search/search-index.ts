@@ -1,7 +1,7 @@
 import type { Category } from '../catalog/category-catalog';
 import type { ListingDocument } from '../listings/listing.document';
 import { PostingScorer } from './listing-postings';
-import type { Clause, Lexicon, SearchRequest, TermSpec } from './search-query';
+import { Clause, Lexicon, MAX_CORRECTED, SearchRequest, TermSpec } from './search-query';
 import { nameKey } from './tokenizer';
 import { lowerBound, termsWithinEdits } from './typo-terms';
 
@@ -360,7 +360,8 @@ export class SearchIndex {
    * README's Search section), and the page from `offset`.
    */
   search(request: SearchRequest, filter: ListingFilter | null, offset = 0): SearchAnswer {
-    const plan = request.clauses.map((clause) => clause.alts.map((alt) => alt.terms.map((spec) => this.expand(spec, request))));
+    const corrections = { left: MAX_CORRECTED };
+    const plan = request.clauses.map((clause) => clause.alts.map((alt) => alt.terms.map((spec) => this.expand(spec, request, corrections))));
     const notes = plan.map((alts) => alts.map((specs) => specs.map(noteOf)));
     const rows = this.score(request, plan, filter);
     const page = this.rank(rows, request.tolerance, offset, request.limit);
@@ -374,7 +375,7 @@ export class SearchIndex {
   }
 
   /** Every index term a query term matches as: itself, completions while it is typed, corrections of typos. */
-  private expand(spec: TermSpec, request: SearchRequest): Spec {
+  private expand(spec: TermSpec, request: SearchRequest, corrections: { left: number }): Spec {
     const live = this.size;
     const idfOf = (n: number) => Math.log(1 + (live - n + 0.5) / (n + 0.5));
     const postingsOf = (text: string) => {
@@ -400,7 +401,7 @@ export class SearchIndex {
         if (text !== spec.t) add(text, 'prefix', (request.pq * damp * spec.t.length) / text.length, idf);
       }
     }
-    if (spec.f > 0 && exactPostings === 0) {
+    if (spec.f > 0 && exactPostings === 0 && corrections.left-- > 0) {
       for (const { term, edits } of termsWithinEdits(this.sortedTerms, spec.t, spec.f)) {
         if (!expansions.some((e) => e.text === term)) add(term, 'fuzzy', request.fq[edits]);
       }
