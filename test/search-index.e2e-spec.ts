@@ -50,7 +50,7 @@ const search = async (q: string) => {
 /** What an index holds, comparable with toEqual. */
 function snapshot(index: SearchIndex) {
   return {
-    browse: index.browsePage(null, 0, 100_000).docs.map((doc) => index.listing(doc).listing.slug),
+    browse: index.browsePage(null, 0, 100_000).docs.map((doc) => index.listing(doc).facts.slug),
     terms: [...index.terms],
     postings: index.terms.map((term) => index.postingsOf(term)),
     summaries: index.browsePage(null, 0, 100_000).docs.map((doc) => index.listing(doc).summary),

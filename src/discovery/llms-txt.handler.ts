@@ -57,7 +57,7 @@ export class GetLlmsTextHandler implements IQueryHandler<GetLlmsTextQuery, Store
     const index = await this.readModels.searchIndex();
     const lines = [...this.head(base, index.size)];
     for (const category of this.categories.all) {
-      const page = index.browsePage((doc) => index.listing(doc).listing.category === category.slug, 0, LLMS_PER_CATEGORY);
+      const page = index.browsePage((doc) => index.listing(doc).facts.category === category.slug, 0, LLMS_PER_CATEGORY);
       if (page.total === 0) continue;
       lines.push('', `## ${category.name} (${category.nameCn})`, '');
       for (const doc of page.docs) {
@@ -74,7 +74,7 @@ export class GetLlmsTextHandler implements IQueryHandler<GetLlmsTextQuery, Store
 
   private async fullText(base: string): Promise<string> {
     const index = await this.readModels.searchIndex();
-    const slugs = index.browsePage(null, 0, LLMS_FULL_LISTINGS).docs.map((doc) => index.listing(doc).listing.slug);
+    const slugs = index.browsePage(null, 0, LLMS_FULL_LISTINGS).docs.map((doc) => index.listing(doc).facts.slug);
     const details = await this.readModels.details(slugs);
     const lines = [...this.head(base, index.size)];
     if (index.size > slugs.length) lines.push('', `The ${slugs.length} most popular of ${index.size} APIs follow; ${base}${ENTRY_POINTS.tools} lists them all.`);

@@ -30,7 +30,7 @@ function snapshot(index: SearchIndex) {
   const all = index.browsePage(null, 0, 100_000);
   return {
     size: index.size,
-    browse: all.docs.map((doc) => index.listing(doc).listing.slug),
+    browse: all.docs.map((doc) => index.listing(doc).facts.slug),
     terms: [...index.terms],
     postings: Object.fromEntries(index.terms.map((term) => [term, index.postingsOf(term)])),
     counts: Object.fromEntries(categories.all.map((c) => [c.slug, index.countIn(c.slug)])),
@@ -119,15 +119,15 @@ describe('SearchIndex', () => {
 
   it('filters: a category narrows the matches and the browse order, and counts agree', () => {
     const index = build(catalog);
-    const inCategory = (category: string) => (doc: number) => index.listing(doc).listing.category === category;
+    const inCategory = (category: string) => (doc: number) => index.listing(doc).facts.category === category;
     for (const { slug } of categories.all) {
       const browsed = index.browsePage(inCategory(slug), 0, 1000);
       expect(browsed.total).toBe(index.countIn(slug));
-      expect(browsed.docs.every((doc) => index.listing(doc).listing.category === slug)).toBe(true);
+      expect(browsed.docs.every((doc) => index.listing(doc).facts.category === slug)).toBe(true);
       const found = index.search(buildSearchRequest('api.', 100), inCategory(slug));
-      const withWord = index.postingsOf('api').filter(([s]) => index.listing(index.docOf(s)!).listing.category === slug);
+      const withWord = index.postingsOf('api').filter(([s]) => index.listing(index.docOf(s)!).facts.category === slug);
       expect(found.total).toBe(withWord.length);
-      expect(found.hits.every((hit) => index.listing(index.docOf(hit.slug)!).listing.category === slug)).toBe(true);
+      expect(found.hits.every((hit) => index.listing(index.docOf(hit.slug)!).facts.category === slug)).toBe(true);
     }
   });
 });

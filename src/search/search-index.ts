@@ -5,12 +5,34 @@ import { Clause, Lexicon, MAX_CORRECTED, SearchRequest, TermSpec } from './searc
 import { nameKey } from './tokenizer';
 import { lowerBound, termsWithinEdits } from './typo-terms';
 
-/** What the index keeps of a listing besides its postings. */
+/** A listing as the index is given it: the document (tokenised, then let go), its category, its summary. */
 export interface IndexedListing {
   listing: ListingDocument;
   category: Category | undefined;
   /** The search summary as the API sends it (JSON). */
   summary: string;
+}
+
+/** The facts of a listing that searches filter and order by. */
+export interface ListingFacts {
+  slug: string;
+  category: string;
+  popularity: number;
+  freeTier: boolean;
+  openaiCompatible: boolean;
+  authType: string;
+  contextTokens: number | null;
+  sdkLanguages: readonly string[];
+}
+
+/**
+ * What the index keeps of a listing besides its postings: its facts, its summary, and the keys of the names
+ * it answers to. Not the document: at 100,000 listings that would be half a gigabyte in every process.
+ */
+export interface HeldListing {
+  facts: ListingFacts;
+  summary: string;
+  names: string[];
 }
 
 /** One result: the listing, its score (three decimals, as sent) and the mask of the fields that matched. */
@@ -78,7 +100,7 @@ export class SearchIndex {
   private sortedTerms: string[] = [];
 
   private readonly docIds = new Map<string, number>();
-  private readonly docs: Array<IndexedListing | null> = [];
+  private readonly docs: Array<HeldListing | null> = [];
   private readonly docTerms: Array<Int32Array | null> = [];
   private popularity = new Int32Array(1024);
   private readonly freeDocs: number[] = [];
@@ -112,7 +134,7 @@ export class SearchIndex {
     return this.docIds.get(slug);
   }
 
-  listing(doc: number): IndexedListing {
+  listing(doc: number): HeldListing {
     return this.docs[doc]!;
   }
 
@@ -127,7 +149,7 @@ export class SearchIndex {
     if (id === undefined) return [];
     const docs = this.termDocs[id];
     const scores = this.termScores[id];
-    return Array.from(docs, (doc, i) => [this.docs[doc]!.listing.slug, scores[i]] as [string, number]).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return Array.from(docs, (doc, i) => [this.docs[doc]!.facts.slug, scores[i]] as [string, number]).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
   /**
@@ -164,7 +186,7 @@ export class SearchIndex {
         doc = this.freeDocs.pop() ?? this.docs.push(null) - 1;
         this.docIds.set(slug, doc);
       }
-      this.docs[doc] = next;
+      this.docs[doc] = held(next);
       const first = added.length;
       this.scorer.score(next.listing, next.category, (text) => this.termId(text), (term, score) => added.push(term, doc, score));
       const terms = new Int32Array((added.length - first) / 3);
@@ -266,15 +288,15 @@ export class SearchIndex {
 
   /** Counts a listing in its category and records its popularity (apply places it in the browse order). */
   private list(doc: number): void {
-    const { listing } = this.docs[doc]!;
+    const { facts, names } = this.docs[doc]!;
     if (doc >= this.popularity.length) {
       const grown = new Int32Array(Math.max(doc + 1, this.popularity.length * 2));
       grown.set(this.popularity);
       this.popularity = grown;
     }
-    this.popularity[doc] = listing.popularity;
-    this.categoryCounts.set(listing.category, (this.categoryCounts.get(listing.category) ?? 0) + 1);
-    for (const key of namesOf(listing)) {
+    this.popularity[doc] = facts.popularity;
+    this.categoryCounts.set(facts.category, (this.categoryCounts.get(facts.category) ?? 0) + 1);
+    for (const key of names) {
       let docs = this.names.get(key);
       if (!docs) this.names.set(key, (docs = new Set()));
       docs.add(doc);
@@ -287,13 +309,13 @@ export class SearchIndex {
       const at = this.browsePosition(doc);
       if (this.browse[at] === doc) this.browse.splice(at, 1);
     }
-    const { listing } = this.docs[doc]!;
-    for (const key of namesOf(listing)) {
+    const { facts, names } = this.docs[doc]!;
+    for (const key of names) {
       const docs = this.names.get(key);
       docs?.delete(doc);
       if (docs?.size === 0) this.names.delete(key);
     }
-    const category = listing.category;
+    const category = facts.category;
     const count = (this.categoryCounts.get(category) ?? 1) - 1;
     if (count > 0) this.categoryCounts.set(category, count);
     else this.categoryCounts.delete(category);
@@ -316,7 +338,7 @@ export class SearchIndex {
     const pa = this.popularity[a];
     const pb = this.popularity[b];
     if (pa !== pb) return pb - pa;
-    return compareText(this.docs[a]!.listing.slug, this.docs[b]!.listing.slug);
+    return compareText(this.docs[a]!.facts.slug, this.docs[b]!.facts.slug);
   }
 
   /**
@@ -348,7 +370,7 @@ export class SearchIndex {
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       const doc = this.browse[mid];
-      const before = this.popularity[doc] > popularity || (this.popularity[doc] === popularity && compareText(this.docs[doc]!.listing.slug, slug) <= 0);
+      const before = this.popularity[doc] > popularity || (this.popularity[doc] === popularity && compareText(this.docs[doc]!.facts.slug, slug) <= 0);
       if (before) lo = mid + 1;
       else hi = mid;
     }
@@ -366,7 +388,7 @@ export class SearchIndex {
     const rows = this.score(request, plan, filter);
     const page = this.rank(rows, request.tolerance, offset, request.limit);
     const hits = page.map(({ doc, score }) => ({
-      slug: this.docs[doc]!.listing.slug,
+      slug: this.docs[doc]!.facts.slug,
       score: score.toFixed(3),
       mask: this.maskOf(doc, plan),
       summary: this.docs[doc]!.summary,
@@ -515,7 +537,7 @@ export class SearchIndex {
       const cut = matched * 1e6 + floorOf(kth - matched * 1e6, tolerance) - 1e-6;
       kept = kept.filter((doc) => key(doc) >= cut);
     }
-    const slugOf = (doc: number) => this.docs[doc]!.listing.slug;
+    const slugOf = (doc: number) => this.docs[doc]!.facts.slug;
     // Groups are found by scanning, not by sorting every row: the best row left leads, and every row left
     // that matches as many clauses and scores at least its floor joins it. A page usually fills from one
     // or two groups, and of a large group only the members popular enough for the places left are ordered.
@@ -588,9 +610,15 @@ interface Rows {
 
 const EMPTY = new Int32Array(0);
 
-/** The name keys a listing answers to: its name, Chinese name, slug and aliases. */
-function namesOf(listing: ListingDocument): string[] {
-  return [listing.name, listing.nameCn, listing.slug, ...(listing.aliases ?? [])].map(nameKey).filter(Boolean);
+/** What the index keeps of a listing it is given (see HeldListing). */
+function held({ listing, summary }: IndexedListing): HeldListing {
+  const { slug, category, popularity, freeTier, openaiCompatible, authType, contextTokens, sdkLanguages } = listing;
+  return {
+    facts: { slug, category, popularity, freeTier, openaiCompatible, authType, contextTokens, sdkLanguages },
+    summary,
+    // The name keys it answers to: its name, Chinese name, slug and aliases.
+    names: [...new Set([listing.name, listing.nameCn, slug, ...(listing.aliases ?? [])].map(nameKey).filter(Boolean))],
+  };
 }
 
 /**

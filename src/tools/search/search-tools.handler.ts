@@ -52,7 +52,7 @@ export class SearchToolsHandler implements IQueryHandler<SearchToolsQuery, Store
     if (q !== null && request.clauses.length === 0 && request.facets.length === 0) return { ...read, total: 0, hits: [], notes: [] };
     if (request.clauses.length > 0) return { ...read, ...index.search(request, filter, offset) };
     const page = index.browsePage(filter, offset, limit);
-    const hits = page.docs.map((doc) => ({ slug: index.listing(doc).listing.slug, score: '0', mask: 0, summary: index.listing(doc).summary }));
+    const hits = page.docs.map((doc) => ({ slug: index.listing(doc).facts.slug, score: '0', mask: 0, summary: index.listing(doc).summary }));
     return { ...read, total: page.total, hits, notes: [] };
   }
 
