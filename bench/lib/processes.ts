@@ -82,11 +82,15 @@ export function runCli(args: string[], env: Record<string, string>): Promise<{ m
   });
 }
 
-/** Starts the API service and waits until it answers. */
-export async function startService(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+/**
+ * Starts the API service and waits until it is ready (/readyz: read models live and its search index
+ * loaded from the event log, which takes a while on a large catalog). Returns how long that took.
+ */
+export async function startService(env: Record<string, string>): Promise<{ url: string; child: ChildProcess; readyMs: number }> {
   const port = await freePort();
+  const started = Date.now();
   const child = start(process.execPath, [...NODE_FLAGS, 'dist/src/main.js'], { LOG_LEVEL: 'warn', ...env, PORT: String(port), HOST: '127.0.0.1' });
   const url = `http://127.0.0.1:${port}`;
-  await waitFor(httpAnswers(`${url}/healthz`), 60_000, 'the service');
-  return { url, child };
+  await waitFor(httpAnswers(`${url}/readyz`), 600_000, 'the service to be ready');
+  return { url, child, readyMs: Date.now() - started };
 }

@@ -96,8 +96,10 @@ export class SearchIndex {
   private termDocs: Int32Array[] = [];
   private termScores: Int32Array[] = [];
   private readonly freeTerms: number[] = [];
-  /** Live terms (with postings), sorted: completions and typo lookups walk it. */
+  /** Live terms (with postings), sorted: completions and typo lookups walk it (see dictionary()). */
   private sortedTerms: string[] = [];
+  /** Terms that became live or dead since the dictionary was last sorted: applied on its next use. */
+  private readonly dictionaryChanges = new Set<string>();
 
   private readonly docIds = new Map<string, number>();
   private readonly docs: Array<HeldListing | null> = [];
@@ -116,7 +118,10 @@ export class SearchIndex {
   /** What the query builder asks of the index: which words it holds (to join or split words as typed). */
   readonly lexicon: Lexicon = {
     has: (term) => (this.termDocs[this.termIds.get(term) ?? -1]?.length ?? 0) > 0,
-    hasPrefix: (prefix) => this.sortedTerms[lowerBound(this.sortedTerms, prefix)]?.startsWith(prefix) ?? false,
+    hasPrefix: (prefix) => {
+      const terms = this.dictionary();
+      return terms[lowerBound(terms, prefix)]?.startsWith(prefix) ?? false;
+    },
   };
 
   /** Listings held. */
@@ -126,7 +131,7 @@ export class SearchIndex {
 
   /** Live terms (for tests and diagnostics). */
   get terms(): readonly string[] {
-    return this.sortedTerms;
+    return this.dictionary();
   }
 
   /** The listing number of a slug, or undefined. */
@@ -162,6 +167,8 @@ export class SearchIndex {
     // Every listing of the batch loses all its postings and the new or revised ones get theirs: one mark
     // says which listings' postings go, for every term.
     const changed: number[] = [];
+    /** Terms that lose postings (those of the listings changed): rewritten; the others only gain. */
+    const losing = new Set<number>();
     const touched: number[] = [];
     const touch = this.buffers.termMarker(this.termText.length);
     const freed: number[] = [];
@@ -172,7 +179,10 @@ export class SearchIndex {
       let doc = this.docIds.get(slug);
       if (doc !== undefined) {
         changed.push(doc);
-        for (const term of this.docTerms[doc]!) if (touch(term)) touched.push(term);
+        for (const term of this.docTerms[doc]!) {
+          losing.add(term);
+          if (touch(term)) touched.push(term);
+        }
         this.unlist(doc, !resort);
         if (!next) {
           this.docIds.delete(slug);
@@ -207,18 +217,19 @@ export class SearchIndex {
     }
     const additions = groupByTerm(added, touched);
     const gone = this.buffers.mark(changed);
-    const becameLive: string[] = [];
     const becameDead: string[] = [];
     for (let k = 0; k < touched.length; k++) {
       const term = touched[k];
       const before = this.termDocs[term].length;
-      this.rewriteTerm(term, gone, additions.docs, additions.scores, additions.starts[k], additions.starts[k + 1]);
+      const [from, to] = [additions.starts[k], additions.starts[k + 1]];
+      if (losing.has(term) || !this.appendTerm(term, additions.docs, additions.scores, from, to)) {
+        this.rewriteTerm(term, gone, additions.docs, additions.scores, from, to);
+      }
       const after = this.termDocs[term].length;
-      if (before === 0 && after > 0) becameLive.push(this.termText[term]);
-      else if (before > 0 && after === 0) becameDead.push(this.termText[term]);
+      if ((before === 0) !== (after === 0)) this.dictionaryChanges.add(this.termText[term]);
+      if (before > 0 && after === 0) becameDead.push(this.termText[term]);
     }
     for (const text of becameDead) this.dropTerm(text);
-    this.updateDictionary(becameLive, becameDead);
     this.freeDocs.push(...freed);
   }
 
@@ -271,19 +282,44 @@ export class SearchIndex {
     this.termScores[term] = n === outScores.length ? outScores : outScores.slice(0, n);
   }
 
-  private updateDictionary(added: string[], removed: string[]): void {
-    if (added.length + removed.length > 64) {
-      // Many changes (the first load, a large batch): the new terms sorted and merged in, in one pass.
-      const gone = new Set(removed);
-      const kept = gone.size > 0 ? this.sortedTerms.filter((t) => !gone.has(t)) : this.sortedTerms;
-      this.sortedTerms = mergeSorted(kept, added.sort(compareText), compareText);
-      return;
+  /**
+   * A term's postings with the batch's new ones for it appended, when they all come after its last (new
+   * listings get ever higher numbers): in place, in room kept at the end of the list, so loading a catalog
+   * batch by batch copies each list a few times rather than once a batch. False when they do not.
+   */
+  private appendTerm(term: number, docs: Int32Array, scores: Int32Array, from: number, to: number): boolean {
+    const oldDocs = this.termDocs[term];
+    const length = oldDocs.length;
+    if (length > 0 && docs[from] <= oldDocs[length - 1]) return false;
+    this.termDocs[term] = withRoom(oldDocs, length + to - from);
+    this.termScores[term] = withRoom(this.termScores[term], length + to - from);
+    this.termDocs[term].set(docs.subarray(from, to), length);
+    this.termScores[term].set(scores.subarray(from, to), length);
+    return true;
+  }
+
+  /**
+   * The sorted dictionary, with the terms that became live or dead since its last use put in or taken out:
+   * once per use rather than once per batch, so a catalog loaded in many batches sorts it once.
+   */
+  private dictionary(): string[] {
+    const changes = this.dictionaryChanges;
+    if (changes.size === 0) return this.sortedTerms;
+    const live = (text: string) => (this.termDocs[this.termIds.get(text) ?? -1]?.length ?? 0) > 0;
+    if (changes.size > 64) {
+      const kept = this.sortedTerms.filter((text) => !changes.has(text));
+      const added = [...changes].filter(live).sort(compareText);
+      this.sortedTerms = mergeSorted(kept, added, compareText);
+    } else {
+      for (const text of changes) {
+        const at = lowerBound(this.sortedTerms, text);
+        const present = this.sortedTerms[at] === text;
+        if (present && !live(text)) this.sortedTerms.splice(at, 1);
+        else if (!present && live(text)) this.sortedTerms.splice(at, 0, text);
+      }
     }
-    for (const text of removed) {
-      const at = lowerBound(this.sortedTerms, text);
-      if (this.sortedTerms[at] === text) this.sortedTerms.splice(at, 1);
-    }
-    for (const text of added) this.sortedTerms.splice(lowerBound(this.sortedTerms, text), 0, text);
+    changes.clear();
+    return this.sortedTerms;
   }
 
   /** Counts a listing in its category and records its popularity (apply places it in the browse order). */
@@ -416,15 +452,16 @@ export class SearchIndex {
       // completion ("apiv3") cannot outrank the word the user typed ("api").
       const damp = exactPostings > 0 ? 0.5 : 1;
       const idf = exactPostings > 0 ? idfOf(exactPostings) : undefined;
-      const start = lowerBound(this.sortedTerms, spec.t);
-      for (let i = start; i < start + PREFIX_COMPLETIONS && i < this.sortedTerms.length; i++) {
-        const text = this.sortedTerms[i];
+      const terms = this.dictionary();
+      const start = lowerBound(terms, spec.t);
+      for (let i = start; i < start + PREFIX_COMPLETIONS && i < terms.length; i++) {
+        const text = terms[i];
         if (!text.startsWith(spec.t)) break;
         if (text !== spec.t) add(text, 'prefix', (request.pq * damp * spec.t.length) / text.length, idf);
       }
     }
     if (spec.f > 0 && exactPostings === 0 && corrections.left-- > 0) {
-      for (const { term, edits } of termsWithinEdits(this.sortedTerms, spec.t, spec.f)) {
+      for (const { term, edits } of termsWithinEdits(this.dictionary(), spec.t, spec.f)) {
         if (!expansions.some((e) => e.text === term)) add(term, 'fuzzy', request.fq[edits]);
       }
     }
@@ -609,6 +646,18 @@ interface Rows {
 }
 
 const EMPTY = new Int32Array(0);
+
+/**
+ * `list` lengthened to `length`: in the same memory when it has the room, else copied into new memory with
+ * half as much again to spare (none for a list that was empty: most terms are rare and never grow).
+ */
+function withRoom(list: Int32Array, length: number): Int32Array {
+  if (list.byteOffset === 0 && list.buffer.byteLength >= length * 4) return new Int32Array(list.buffer, 0, length);
+  const room = list.length === 0 ? length : length + (length >> 1);
+  const grown = new Int32Array(new ArrayBuffer(room * 4), 0, length);
+  grown.set(list);
+  return grown;
+}
 
 /** What the index keeps of a listing it is given (see HeldListing). */
 function held({ listing, summary }: IndexedListing): HeldListing {
