@@ -8,12 +8,14 @@ import { storedBody } from '../rendering/stored-body';
 import { DIRECTORY_TOOLS } from './directory-tools';
 import { DirectoryMcpServer, INSTRUCTIONS, LISTING_URI_TEMPLATE, SERVER_NAME, SERVER_TITLE, SERVER_VERSION } from './directory-mcp-server';
 
-/** Where the MCP endpoint answers; the public directory advertises its own at /.well-known/mcp. */
+/** Where the MCP endpoint answers; the public directory advertises its own at /.well-known/mcp and serves it at /api/mcp. */
 export const MCP_PATH = 'mcp';
 export const WELL_KNOWN_MCP_PATH = '.well-known/mcp';
+export const PUBLIC_DIRECTORY_MCP_PATH = 'api/mcp';
 
 /**
- * The MCP server over Streamable HTTP, in the API process, at /mcp and /.well-known/mcp.
+ * The MCP server over Streamable HTTP, in the API process, at /mcp (and at /.well-known/mcp and /api/mcp,
+ * where clients of the public directory send their requests).
  *
  * Stateless: every POST gets a new server and transport (no session id), closed once it is answered. Every
  * tool is a read with nothing to remember between calls, so any instance of the API can answer any request
@@ -31,32 +33,35 @@ export class McpHttpController {
     private readonly config: AppConfig,
   ) {}
 
-  @Post([MCP_PATH, WELL_KNOWN_MCP_PATH])
+  @Post([MCP_PATH, WELL_KNOWN_MCP_PATH, PUBLIC_DIRECTORY_MCP_PATH])
   async post(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
     const server = this.directory.create();
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    let response: Response;
+    let body: string;
     try {
       await server.connect(transport);
-      const response = await transport.handleRequest(webRequestOf(request), { parsedBody: request.body });
-      reply.code(response.status);
-      response.headers.forEach((value, name) => void reply.header(name, value));
-      const body = await response.text();
-      return reply.header('cache-control', 'no-store').send(body === '' ? undefined : body);
+      response = await transport.handleRequest(webRequestOf(request), { parsedBody: request.body });
+      body = await response.text();
     } finally {
-      // Closes the transport too: nothing of the request stays behind.
+      // Closes the transport too, before the client has its answer: nothing of the request stays behind.
       await server.close();
     }
+    reply.code(response.status);
+    response.headers.forEach((value, name) => void reply.header(name, value));
+    return reply.header('cache-control', 'no-store').send(body === '' ? undefined : body);
   }
 
-  /** A stateless server has no stream to offer on GET and no session to end on DELETE (405, as the SDK's examples answer). */
-  @Get(MCP_PATH)
-  @Delete([MCP_PATH, WELL_KNOWN_MCP_PATH])
-  notAllowed(@Res() reply: FastifyReply): FastifyReply {
-    return reply
-      .code(405)
-      .header('allow', 'POST')
-      .header('content-type', 'application/json')
-      .send(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: send JSON-RPC requests with POST' }, id: null }));
+  /** A stateless server has no stream to offer on GET (405, as the SDK's examples answer)... */
+  @Get([MCP_PATH, PUBLIC_DIRECTORY_MCP_PATH])
+  noStream(@Res() reply: FastifyReply): FastifyReply {
+    return methodNotAllowed(reply);
+  }
+
+  /** ...and no session to end on DELETE. */
+  @Delete([MCP_PATH, WELL_KNOWN_MCP_PATH, PUBLIC_DIRECTORY_MCP_PATH])
+  noSession(@Res() reply: FastifyReply): FastifyReply {
+    return methodNotAllowed(reply);
   }
 
   /**
@@ -81,6 +86,14 @@ export class McpHttpController {
     };
     return sendJson(request, reply, storedBody(JSON.stringify(description)));
   }
+}
+
+function methodNotAllowed(reply: FastifyReply): FastifyReply {
+  return reply
+    .code(405)
+    .header('allow', 'POST')
+    .header('content-type', 'application/json')
+    .send(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: send JSON-RPC requests with POST' }, id: null }));
 }
 
 /**
