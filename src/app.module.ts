@@ -2,8 +2,10 @@ import { DynamicModule, Module, RequestMethod } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { LoggerModule } from 'nestjs-pino';
+import { ChangesModule } from './changes/changes.module';
 import { AppConfig } from './config/app-config';
 import { CoreModule } from './core.module';
+import { DiscoveryModule } from './discovery/discovery.module';
 import { ErrorsModule } from './errors/errors.module';
 import { HealthModule } from './health/health.module';
 import { ProblemFilter } from './http/problem.filter';
@@ -35,9 +37,11 @@ export class AppModule {
         ImportModule,
         ToolsModule,
         ErrorsModule,
+        ChangesModule,
         McpModule,
         OpenApiModule,
         HealthModule,
+        DiscoveryModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: ProblemFilter }],
     };

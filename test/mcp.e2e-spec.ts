@@ -269,7 +269,7 @@ describe('at /.well-known/mcp, where the public directory advertises its server'
       });
       expect(response.status).toBe(200);
       expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-      const body = await response.json();
+      const body = (await response.json()) as { result: { content: Array<{ text: string }> } };
       expect(body).toMatchObject({ jsonrpc: '2.0', id: 7, result: { structuredContent: { returned: 3 } } });
       expect(body.result.content[0].text).toMatch(/vector database/);
     }

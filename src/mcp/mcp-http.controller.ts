@@ -3,6 +3,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from '../config/app-config';
+import { baseUrlOf } from '../discovery/base-url';
 import { sendJson } from '../http/send-json';
 import { storedBody } from '../rendering/stored-body';
 import { DIRECTORY_TOOLS } from './directory-tools';
@@ -71,7 +72,7 @@ export class McpHttpController {
    */
   @Get(WELL_KNOWN_MCP_PATH)
   describe(@Req() request: FastifyRequest, @Res() reply: FastifyReply): FastifyReply {
-    const base = this.config.publicBaseUrl?.replace(/\/$/, '') ?? `${request.protocol}://${request.host}`;
+    const base = baseUrlOf(request, this.config);
     const description = {
       name: SERVER_NAME,
       title: SERVER_TITLE,
