@@ -10,13 +10,15 @@ import { ErrorsModule } from './errors/errors.module';
 import { HealthModule } from './health/health.module';
 import { ProblemFilter } from './http/problem.filter';
 import { ImportModule } from './import/import.module';
+import { McpModule } from './mcp/mcp.module';
 import { OpenApiModule } from './openapi/openapi.module';
 import { ProjectionsModule } from './projections/projections.module';
 import { ToolsModule } from './tools/tools.module';
 
 /**
- * The HTTP service: the reads (each a query on the QueryBus, answered by its handler), the projection
- * runner in the background (unless PROJECTOR=off), and the import for seeding an empty store.
+ * The HTTP service: the reads (each a query on the QueryBus, answered by its handler, over the read API
+ * and as MCP tools at /mcp), the projection runner in the background (unless PROJECTOR=off), and the
+ * import for seeding an empty store.
  */
 @Module({})
 export class AppModule {
@@ -36,6 +38,7 @@ export class AppModule {
         ToolsModule,
         ErrorsModule,
         ChangesModule,
+        McpModule,
         OpenApiModule,
         HealthModule,
         DiscoveryModule,

@@ -26,11 +26,20 @@ export class ProblemFilter implements ExceptionFilter {
       return new ApiProblem(status, `http-${status}`, error.message, error.message);
     }
     const message = (error as Error)?.message ?? String(error);
-    if ((error as Error)?.name === 'MaxRetriesPerRequestError' || /ECONNREFUSED|connection is closed|max retries per request|ETIMEDOUT|CLUSTERDOWN|LOADING|stream isn't writeable/i.test(message)) {
+    if (isStoreUnavailable(error)) {
       this.logger.error(`store unavailable on ${request.method} ${request.url}: ${message}`);
       return new ApiProblem(503, 'store-unavailable', 'Service unavailable', 'the directory store is unreachable; retry shortly');
     }
     this.logger.error(`unexpected error on ${request.method} ${request.url}: ${(error as Error)?.stack ?? message}`);
     return new ApiProblem(500, 'internal', 'Internal error', 'an unexpected error occurred; it has been logged');
   }
+}
+
+/** Whether an error says the Redis store cannot be reached (a 503 to retry, not a bug). The MCP server asks too. */
+export function isStoreUnavailable(error: unknown): boolean {
+  const message = (error as Error)?.message ?? String(error);
+  return (
+    (error as Error)?.name === 'MaxRetriesPerRequestError' ||
+    /ECONNREFUSED|connection is closed|max retries per request|ETIMEDOUT|CLUSTERDOWN|LOADING|stream isn't writeable/i.test(message)
+  );
 }
