@@ -5,7 +5,6 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src src
 COPY ingest ingest
-COPY bench bench
 RUN npm run build && npm prune --omit=dev
 
 FROM node:20-bookworm-slim

@@ -1,11 +1,13 @@
 import { join } from 'node:path';
 import { CategoryCatalog } from '../src/catalog/category-catalog';
+import { PACKAGE_ROOT } from '../src/config/app-config';
 import { formatProblem, loadContent } from '../src/content/content-files';
 import { checkContent, STALE_AFTER_DAYS, staleListings } from '../src/content/content-rules';
 import { isIsoDate } from '../src/validation/validation';
 
 /**
- * `npm run check:content [folder]`: checks the content folder (default fixtures/) without touching Redis:
+ * `npm run check:content [folder]`: checks the content folder (default: the package's fixtures/, from any
+ * directory) without touching Redis:
  * the schema of every file, references between them, then the editorial rules (URLs on the provider's
  * domains, real Chinese, examples with credentials from the environment, code that parses, no
  * near-duplicates, aliases that lead to one listing). Prints `file: field: reason` per problem; exits 1
@@ -16,7 +18,7 @@ import { isIsoDate } from '../src/validation/validation';
  * because time passed. `CONTENT_CHECK_TODAY=YYYY-MM-DD` sets the day they are counted from (default: today).
  */
 async function main(): Promise<void> {
-  const folder = process.argv[2] ?? 'fixtures';
+  const folder = process.argv[2] ?? join(PACKAGE_ROOT, 'fixtures');
   const todaySetting = process.env.CONTENT_CHECK_TODAY;
   if (todaySetting !== undefined && todaySetting !== '' && !isIsoDate(todaySetting)) {
     console.error(`CONTENT_CHECK_TODAY: must be a date as YYYY-MM-DD, not '${todaySetting}'`);

@@ -4,8 +4,15 @@ import { AppConfig, InvalidSettingsError } from '../src/config/app-config';
 import { IngestCliModule } from './ingest-cli.module';
 
 /**
- * `npm run ingest -- <command>`: ingest files, withdraw, history, rebuild, export, project.
- * Exit codes: 0 done, 1 invalid input (nothing written), 2 a conflict or an unknown id was reported.
+ * `npm run ingest -- <command>`: ingest files, withdraw, history, rebuild, export, project. Works from any
+ * directory (paths are taken from where it runs; the categories from the package's fixtures/ unless
+ * FIXTURES_DIR says otherwise).
+ *
+ * Exit codes (ingest/exit-codes.ts; the README's "Ingest exit codes"), the highest when several apply:
+ * 0 done, and the read models show it; 1 invalid input (files, arguments, settings), nothing written;
+ * 2 a conflict or an unknown id was reported, the rest written; 3 stopped part-way (Redis unreachable, a
+ * failing command, Ctrl-C): what was written is printed, and re-running is safe; 4 written, but the read
+ * models are stale (no projector applied it within the wait and this process could not).
  */
 async function main(): Promise<void> {
   let config: AppConfig;

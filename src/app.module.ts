@@ -2,20 +2,24 @@ import { DynamicModule, Module, RequestMethod } from '@nestjs/common';
 import { APP_FILTER } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { LoggerModule } from 'nestjs-pino';
+import { ChangesModule } from './changes/changes.module';
 import { AppConfig } from './config/app-config';
 import { CoreModule } from './core.module';
+import { DiscoveryModule } from './discovery/discovery.module';
 import { ErrorsModule } from './errors/errors.module';
 import { HealthModule } from './health/health.module';
 import { ProblemFilter } from './http/problem.filter';
 import { ImportModule } from './import/import.module';
+import { McpModule } from './mcp/mcp.module';
 import { OpenApiModule } from './openapi/openapi.module';
 import { OperationsModule } from './operations/operations.module';
 import { ProjectionsModule } from './projections/projections.module';
 import { ToolsModule } from './tools/tools.module';
 
 /**
- * The HTTP service: the reads (each a query on the QueryBus, answered by its handler), the projection
- * runner in the background (unless PROJECTOR=off), and the import for seeding an empty store.
+ * The HTTP service: the reads (each a query on the QueryBus, answered by its handler, over the read API
+ * and as MCP tools at /mcp), the projection runner in the background (unless PROJECTOR=off), and the
+ * import for seeding an empty store.
  */
 @Module({})
 export class AppModule {
@@ -34,8 +38,11 @@ export class AppModule {
         ImportModule,
         ToolsModule,
         ErrorsModule,
+        ChangesModule,
+        McpModule,
         OpenApiModule,
         HealthModule,
+        DiscoveryModule,
         OperationsModule,
       ],
       providers: [{ provide: APP_FILTER, useClass: ProblemFilter }],

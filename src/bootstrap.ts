@@ -1,4 +1,3 @@
-import { CommandBus } from '@nestjs/cqrs';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Logger } from 'nestjs-pino';
@@ -6,16 +5,15 @@ import type { FastifyServerOptions } from 'fastify';
 import type { Server } from 'node:http';
 import { AppModule } from './app.module';
 import { AppConfig } from './config/app-config';
-import { formatProblem } from './content/content-files';
-import { EventStore } from './event-store/event-store.service';
 import { bodyLeftUnread, clientErrorHandler, connectHandler, expectationFailedHandler, frameworkErrorHandler, refuseBodiesAndWrites, RejectionListener } from './http/framework-errors';
 import { alwaysHeaders, EXPOSED_HEADERS, securityHeaders } from './http/response-headers';
-import { ImportCatalogCommand } from './import/import-catalog.command';
 import { Draining } from './operations/draining';
 import { Metrics } from './operations/metrics';
 import { RateBudgets } from './operations/rate-budgets';
 import { requestRateLimit } from './operations/request-rate-limit';
 import { RedisConnection } from './redis/redis-connection';
+
+export { seedIfEmpty } from './import/seed-if-empty';
 
 /** How often Node checks connections against the header and request timeouts (its default, 30 s, let a stalled request live up to 30 s past its timeout). */
 const TIMEOUT_CHECK_MS = 1000;
@@ -40,8 +38,9 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), adapter, { bufferLogs: true });
   app.useLogger(app.get(Logger));
-  // Every OPTIONS is answered (204 and the CORS headers), a bare one too: it asks what the resource allows.
-  app.enableCors({ origin: '*', methods: ['GET', 'HEAD', 'OPTIONS'], exposedHeaders: EXPOSED_HEADERS, maxAge: 86400, strictPreflight: false });
+  // POST: the MCP endpoint, for MCP clients that run in a browser. Every OPTIONS is answered (204 and the
+  // CORS headers), a bare one too: it asks what the resource allows.
+  app.enableCors({ origin: '*', methods: ['GET', 'HEAD', 'OPTIONS', 'POST'], exposedHeaders: EXPOSED_HEADERS, maxAge: 86400, strictPreflight: false });
   // The adapter's first request hook runs before the CORS hook answers a preflight (Nest's
   // app.useSecurityHeaders() hook runs after it, so a 204 to OPTIONS went without security headers).
   const security = securityHeaders(config.hsts);
@@ -71,15 +70,4 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     done();
   });
   return app;
-}
-
-/** On first start (empty event store), ingests the fixtures so the directory has content. */
-export async function seedIfEmpty(app: NestFastifyApplication, config: AppConfig): Promise<string | null> {
-  if ((await app.get(EventStore).count()) > 0) return null;
-  const report = await app.get(CommandBus).execute(new ImportCatalogCommand([config.fixturesDir], 'seed'));
-  if (report.problems.length > 0) {
-    throw new Error(`fixtures are invalid, nothing was ingested:\n${report.problems.map(formatProblem).join('\n')}`);
-  }
-  const listings = report.results.filter((r) => r.kind === 'listing').length;
-  return `empty event store: ingested ${listings} listings and ${report.results.length - listings} error entries from ${config.fixturesDir}`;
 }

@@ -72,10 +72,35 @@ describe('every response matches its schema', () => {
     ['/api/v1/errors', '/api/v1/errors', 200],
     ['/api/v1/errors', '/api/v1/errors?status=x', 400],
     ['/api/v1/tools/{slug}', '/api/v1/tools/no-such-tool', 404],
+    ['/api/v1/changes', '/api/v1/changes', 200],
+    ['/api/v1/changes', '/api/v1/changes?limit=5000', 200],
+    ['/api/v1/changes', '/api/v1/changes?since=nope', 400],
+    ['/api/v1/changes', '/api/v1/changes?limit=0', 400],
+    ['/api/v1/changes.atom', '/api/v1/changes.atom?limit=abc', 400],
   ])('%s: GET %s -> %i', async (path, request, status) => {
     const { status: actual, body } = await getJson(`${service.baseUrl}${request}`);
     expect(actual).toBe(status);
     expectMatchesSchema(path, status, body);
+  });
+
+  it('holds for every page of the change feed, and for the last one (nothing new)', async () => {
+    let since = '';
+    for (let pages = 0; pages < 10; pages++) {
+      const { status, body } = await getJson(`${service.baseUrl}/api/v1/changes?limit=60${since ? `&since=${since}` : ''}`);
+      expect(status).toBe(200);
+      expectMatchesSchema('/api/v1/changes', 200, body);
+      if (body.returned === 0) return;
+      since = body.nextCursor;
+    }
+    throw new Error('the feed did not end');
+  });
+
+  it('describes the Atom feed as served', async () => {
+    const response = await fetch(`${service.baseUrl}/api/v1/changes.atom`);
+    expect(response.status).toBe(200);
+    const served = response.headers.get('content-type')!.split(';')[0];
+    expect(Object.keys(document.paths['/api/v1/changes.atom'].get.responses[200].content)).toEqual([served]);
+    expect(served).toBe('application/atom+xml');
   });
 
   it('holds for the detail of every one of the 127 listings', async () => {

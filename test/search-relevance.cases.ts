@@ -2,7 +2,10 @@
  * The relevance suite's queries: what an agent or a developer types, and the listing(s) a careful human
  * would expect at the top. `within` is how deep the expected listings must appear (default 3); where several
  * listings are equally right, `need` says how many of them must be there.
- * Kinds: en (English topic or name), zh (Chinese), typo, mixed (Chinese and English, or abbreviations).
+ * Kinds: en (English topic or name), zh (Chinese), typo, mixed (Chinese and English, or abbreviations),
+ * name (the names people use for an API or its products), compound (words typed apart or together),
+ * punctuation (names written with punctuation, typed with or without it), filter (a filter parameter, or a
+ * fact asked for in words), task (what an agent wants done, in English or Chinese).
  */
 export interface RelevanceCase {
   q: string;
@@ -10,9 +13,13 @@ export interface RelevanceCase {
   within?: number;
   /** How many of `expect` must be within `within` (default: all, or `within` if fewer). */
   need?: number;
-  kind: 'en' | 'zh' | 'typo' | 'mixed';
+  kind: 'en' | 'zh' | 'typo' | 'mixed' | 'name' | 'compound' | 'punctuation' | 'filter' | 'task';
   category?: string;
+  /** Other search parameters (filters). */
+  params?: Record<string, string>;
 }
+
+export const KINDS: RelevanceCase['kind'][] = ['en', 'zh', 'typo', 'mixed', 'name', 'compound', 'punctuation', 'filter', 'task'];
 
 export const RELEVANCE_CASES: RelevanceCase[] = [
   // English topics and names
@@ -117,4 +124,81 @@ export const RELEVANCE_CASES: RelevanceCase[] = [
   { kind: 'zh', q: '重排序', expect: ['cohere', 'jina', 'voyage-ai', 'mixedbread'], within: 5, need: 3 },
   { kind: 'zh', q: '用户认证', expect: ['clerk'] },
   { kind: 'zh', q: '声音克隆', expect: ['elevenlabs'] },
+
+  // Names people and agents use: products, former names, Chinese names
+  { kind: 'name', q: 'chatgpt', expect: ['openai'], within: 1 },
+  { kind: 'name', q: 'whisper', expect: ['openai'], within: 1 },
+  { kind: 'name', q: 'sora', expect: ['openai'], within: 1 },
+  { kind: 'name', q: 'claude sonnet', expect: ['anthropic'], within: 1 },
+  { kind: 'name', q: 'kimi k2', expect: ['moonshot'], within: 1 },
+  { kind: 'name', q: 'glm', expect: ['zhipu'], within: 1 },
+  { kind: 'name', q: 'chatglm', expect: ['zhipu'], within: 1 },
+  { kind: 'name', q: 'nano banana', expect: ['google-gemini'], within: 1 },
+  { kind: 'name', q: 'bedrock', expect: ['aws-bedrock'], within: 1 },
+  { kind: 'name', q: 'copilot', expect: ['github-copilot'], within: 1 },
+  { kind: 'name', q: 'codestral', expect: ['mistral'], within: 1 },
+  { kind: 'name', q: 'le chat', expect: ['mistral'], within: 1 },
+  { kind: 'name', q: 'flux', expect: ['black-forest-labs'], within: 1 },
+  { kind: 'name', q: 'stable diffusion', expect: ['stability-ai'], within: 1 },
+  { kind: 'name', q: 'milvus', expect: ['zilliz'], within: 1 },
+  { kind: 'name', q: 'grok', expect: ['xai-grok'], within: 1 },
+  { kind: 'name', q: 'wandb', expect: ['weights-biases'], within: 1 },
+  { kind: 'name', q: 'integromat', expect: ['make'], within: 1 },
+  { kind: 'name', q: 'dashscope', expect: ['qwen'], within: 1 },
+  { kind: 'name', q: 'metaphor search', expect: ['exa'], within: 1 },
+  { kind: 'name', q: '支付宝', expect: ['alipay'], within: 1 },
+  { kind: 'name', q: '微信支付', expect: ['wechat-pay'], within: 1 },
+  { kind: 'name', q: '谷歌地图', expect: ['google-maps'], within: 1 },
+  { kind: 'name', q: '抱抱脸', expect: ['huggingface'], within: 1 },
+  { kind: 'name', q: '阿里云百炼', expect: ['qwen'], within: 1 },
+
+  // Words typed apart that are one name, and one word that is two
+  { kind: 'compound', q: 'open ai', expect: ['openai'], within: 1 },
+  { kind: 'compound', q: 'deep seek', expect: ['deepseek'], within: 1 },
+  { kind: 'compound', q: 'eleven labs', expect: ['elevenlabs'], within: 1 },
+  { kind: 'compound', q: 'hugging face', expect: ['huggingface'], within: 1 },
+  { kind: 'compound', q: 'black forest', expect: ['black-forest-labs'], within: 1 },
+  { kind: 'compound', q: 'blackforest labs', expect: ['black-forest-labs'], within: 1 },
+  { kind: 'compound', q: 'fire crawl', expect: ['firecrawl'], within: 1 },
+  { kind: 'compound', q: 'assembly ai', expect: ['assemblyai'], within: 1 },
+  { kind: 'compound', q: 'post hog', expect: ['posthog'], within: 1 },
+  { kind: 'compound', q: 'open router', expect: ['openrouter'], within: 1 },
+  { kind: 'compound', q: 'weights and biases', expect: ['weights-biases'], within: 1 },
+  { kind: 'compound', q: 'lambdalabs', expect: ['lambda-cloud'], within: 1 },
+
+  // Names written with punctuation, typed however
+  { kind: 'punctuation', q: 'dall-e', expect: ['openai'], within: 1 },
+  { kind: 'punctuation', q: 'dall·e', expect: ['openai'], within: 1 },
+  { kind: 'punctuation', q: 'dalle', expect: ['openai'], within: 1 },
+  { kind: 'punctuation', q: 'dall e', expect: ['openai'], within: 1 },
+  { kind: 'punctuation', q: 'flux.2', expect: ['black-forest-labs'], within: 1 },
+  { kind: 'punctuation', q: 'r.jina.ai', expect: ['jina'], within: 1 },
+  { kind: 'punctuation', q: 'z.ai', expect: ['zhipu'], within: 1 },
+  { kind: 'punctuation', q: 'e2b.dev', expect: ['e2b'], within: 1 },
+  { kind: 'punctuation', q: 'w&b', expect: ['weights-biases'], within: 1 },
+  { kind: 'punctuation', q: 'universal-3.5', expect: ['assemblyai'], within: 1 },
+
+  // Filters, as parameters or asked for in words
+  { kind: 'filter', q: 'llm', params: { freeTier: 'true' }, expect: ['google-gemini', 'mistral', 'groq', 'openrouter', 'together-ai', 'cohere'], within: 5, need: 3 },
+  { kind: 'filter', q: 'llm', params: { auth: 'header-key' }, expect: ['anthropic', 'google-gemini', 'azure-openai'], within: 3, need: 2 },
+  { kind: 'filter', q: 'llm', params: { minContext: '1m' }, expect: ['openai', 'anthropic', 'google-gemini', 'deepseek'], within: 5, need: 3 },
+  { kind: 'filter', q: 'vector database', params: { sdk: 'go' }, expect: ['pinecone', 'qdrant', 'weaviate', 'zilliz'], within: 5, need: 3 },
+  { kind: 'filter', q: 'speech to text', params: { freeTier: 'true' }, expect: ['speechmatics', 'gladia', 'azure-speech', 'elevenlabs'], within: 5, need: 2 },
+  { kind: 'filter', q: 'free llm', expect: ['google-gemini', 'mistral', 'groq', 'openrouter', 'together-ai', 'cohere'], within: 5, need: 3 },
+  { kind: 'filter', q: 'openai compatible inference', expect: ['groq', 'together-ai', 'fireworks-ai', 'deepinfra', 'cerebras'], within: 5, need: 2 },
+  { kind: 'filter', q: 'cheap reasoning model', expect: ['deepseek'], within: 1 },
+  { kind: 'filter', q: '免费 大模型', expect: ['google-gemini', 'mistral', 'groq', 'openrouter', 'together-ai', 'zhipu'], within: 5, need: 3 },
+  { kind: 'filter', q: '便宜的大模型', expect: ['deepseek'], within: 3 },
+
+  // Tasks, as an agent or a developer puts them
+  { kind: 'task', q: 'transcribe a podcast', expect: ['assemblyai', 'deepgram', 'speechmatics', 'rev-ai', 'gladia', 'openai'], within: 5, need: 2 },
+  { kind: 'task', q: 'generate images from text', expect: ['stability-ai', 'black-forest-labs', 'ideogram', 'leonardo-ai', 'recraft', 'fal-ai', 'openai'], within: 5, need: 3 },
+  { kind: 'task', q: 'send transactional emails', expect: ['resend', 'postmark', 'sendgrid'], within: 3, need: 2 },
+  { kind: 'task', q: 'turn a web page into markdown', expect: ['firecrawl', 'jina'], within: 5 },
+  { kind: 'task', q: 'run untrusted code in a sandbox', expect: ['e2b'], within: 3 },
+  { kind: 'task', q: 'accept card payments online', expect: ['stripe', 'paypal', 'square'], within: 5, need: 2 },
+  { kind: 'task', q: '给用户发短信验证码', expect: ['twilio'], within: 3 },
+  { kind: 'task', q: '识别图片里的文字', expect: ['aws-textract', 'google-document-ai', 'mistral'], within: 5, need: 2 },
+  { kind: 'task', q: '把文字转成语音', expect: ['elevenlabs', 'openai', 'cartesia', 'amazon-polly', 'azure-speech'], within: 5, need: 2 },
+  { kind: 'task', q: '在线收款', expect: ['stripe', 'alipay', 'wechat-pay', 'paypal'], within: 5, need: 2 },
 ];

@@ -1,5 +1,5 @@
 import { getJson, RunningService, startService } from './support/harness';
-import { RELEVANCE_CASES, RelevanceCase } from './search-relevance.cases';
+import { KINDS, RELEVANCE_CASES, RelevanceCase } from './search-relevance.cases';
 
 /**
  * Relevance of search over the shipped content, measured: top-1 accuracy (the first result is an expected
@@ -24,7 +24,7 @@ interface Outcome {
 }
 
 async function run(c: RelevanceCase): Promise<Outcome> {
-  const params = new URLSearchParams({ q: c.q, limit: '20', ...(c.category ? { category: c.category } : {}) });
+  const params = new URLSearchParams({ q: c.q, limit: '20', ...(c.category ? { category: c.category } : {}), ...c.params });
   const { body } = await getJson(`${service.baseUrl}/api/v1/tools/search?${params}`);
   const ranked: string[] = body.results.map((r: { slug: string }) => r.slug);
   const within = c.within ?? 3;
@@ -46,6 +46,9 @@ it('has enough queries of each kind', () => {
   expect(count('zh')).toBeGreaterThanOrEqual(20);
   expect(count('typo')).toBeGreaterThanOrEqual(10);
   expect(count('mixed')).toBeGreaterThanOrEqual(10);
+  // Names, compounds, punctuation, filters and tasks: the queries agents ask that a topic search missed.
+  for (const kind of ['name', 'compound', 'punctuation', 'filter', 'task'] as const) expect(count(kind)).toBeGreaterThanOrEqual(8);
+  expect(RELEVANCE_CASES.filter((c) => ['name', 'compound', 'punctuation', 'filter', 'task'].includes(c.kind)).length).toBeGreaterThanOrEqual(40);
 });
 
 it('puts the right API first: recall@k >= 0.95 and MRR >= 0.85', async () => {
@@ -55,13 +58,13 @@ it('puts the right API first: recall@k >= 0.95 and MRR >= 0.85', async () => {
   const top1 = mean(outcomes.map((o) => (o.top1 ? 1 : 0)));
   const recall = mean(outcomes.map((o) => o.recall));
   const mrr = mean(outcomes.map((o) => o.reciprocalRank));
-  const byKind = ['en', 'zh', 'typo', 'mixed'].map((kind) => {
+  const byKind = KINDS.map((kind) => {
     const mine = outcomes.filter((o) => o.c.kind === kind);
     return `${kind}: ${mine.length} queries, top-1 ${mean(mine.map((o) => (o.top1 ? 1 : 0))).toFixed(3)}, recall ${mean(mine.map((o) => o.recall)).toFixed(3)}, MRR ${mean(mine.map((o) => o.reciprocalRank)).toFixed(3)}`;
   });
   const misses = outcomes
     .filter((o) => o.recall < 1 || !o.top1)
-    .map((o) => `  ${JSON.stringify(o.c.q)}: expected ${o.c.need ? `${o.c.need} of ` : ''}${o.c.expect.join(', ')} within ${o.c.within ?? 3}; got ${o.ranked.slice(0, 5).join(', ')}`);
+    .map((o) => `  ${JSON.stringify(o.c.q)}${o.c.params ? ` ${new URLSearchParams(o.c.params)}` : ''}: expected ${o.c.need ? `${o.c.need} of ` : ''}${o.c.expect.join(', ')} within ${o.c.within ?? 3}; got ${o.ranked.slice(0, 5).join(', ')}`);
   console.log(
     [
       `search relevance over ${outcomes.length} queries: top-1 accuracy ${top1.toFixed(3)}, recall@k ${recall.toFixed(3)}, MRR ${mrr.toFixed(3)}`,

@@ -65,6 +65,54 @@ describe('transparency', () => {
   });
 });
 
+describe('names, compounds, punctuation and facts asked for in words', () => {
+  it('puts the listing first whose name, slug or alias the whole query is', async () => {
+    for (const [q, slug] of [['chatgpt', 'openai'], ['Kimi', 'moonshot'], ['通义千问', 'qwen'], ['w&b', 'weights-biases'], ['Stripe', 'stripe']]) {
+      expect(slugs(await search({ q }))[0]).toBe(slug);
+    }
+  });
+
+  it('meets words typed apart as the word they make, and says so', async () => {
+    const body = await search({ q: 'eleven labs' });
+    expect(slugs(body)[0]).toBe('elevenlabs');
+    expect(body.interpretation).toEqual([
+      { input: 'eleven', matchedAs: expect.arrayContaining(['elevenlabs']), via: expect.arrayContaining(['joined']) },
+      { input: 'lab', matchedAs: expect.arrayContaining(['lab', 'elevenlabs']), via: expect.arrayContaining(['exact', 'joined']) },
+    ]);
+    // Punctuation inside a name, typed any way, meets the same term.
+    for (const q of ['dall-e', 'dall·e', 'DALLE', 'dall e']) expect(slugs(await search({ q }))[0]).toBe('openai');
+  });
+
+  it('tries a word it does not hold as two it does', async () => {
+    const body = await search({ q: 'blackforest labs' });
+    expect(slugs(body)[0]).toBe('black-forest-labs');
+    expect(body.interpretation[0]).toEqual({ input: 'blackforest', matchedAs: expect.arrayContaining(['black forest']), via: expect.arrayContaining(['split']) });
+  });
+
+  it('reads free and openai compatible as filters, shows them, and lets the parameter win', async () => {
+    const free = await search({ q: 'free speech to text', limit: '50' });
+    expect(free.filters.freeTier).toBe(true);
+    expect(free.interpretation).toContainEqual({ input: 'free', matchedAs: ['freeTier=true'], via: ['filter'] });
+    expect(free.results.length).toBeGreaterThan(0);
+    expect(free.results.every((r: { freeTier: boolean }) => r.freeTier)).toBe(true);
+    const overridden = await search({ q: 'free speech to text', freeTier: 'false', limit: '50' });
+    expect(overridden.results.every((r: { freeTier: boolean }) => !r.freeTier)).toBe(true);
+    const compatible = await search({ q: 'openai-compatible llm', limit: '50' });
+    expect(compatible.filters.openaiCompatible).toBe(true);
+    expect(compatible.results.every((r: { openaiCompatible: boolean }) => r.openaiCompatible)).toBe(true);
+    // Free alone browses what is free.
+    const onlyFree = await search({ q: '免费', limit: '100' });
+    expect(onlyFree.total).toBe(onlyFree.results.length);
+    expect(onlyFree.results.every((r: { freeTier: boolean }) => r.freeTier)).toBe(true);
+  });
+
+  it('reads price words as a preference for what is cheap', async () => {
+    const body = await search({ q: 'cheap reasoning model' });
+    expect(slugs(body)[0]).toBe('deepseek');
+    expect(body.interpretation[0]).toMatchObject({ input: 'cheap', via: expect.arrayContaining(['exact']) });
+  });
+});
+
 describe('ranking rules', () => {
   it('ranks listings matching every part of the query above those matching some, and never returns nothing for one missing word', async () => {
     const body = await search({ q: 'stripe zzzunknownword', limit: '5' });
@@ -126,9 +174,10 @@ it('answers a search from the index in memory: no Redis command', async () => {
   const client = service.app.get(RedisConnection).client as Redis;
   await search({ q: 'warm up' });
   const { commands } = await commandsDuring(client, () => search({ q: 'serverless gpu', category: 'cloud-gpu' }));
-  // (The process's own check of the read models, once a second, may fall in the window: it reads control keys only.)
+  // (The process's own check of the read models, and its search index following the log after a change, may
+  // fall in the window: they read control keys and the log, never what a search would.)
   const keys = service.app.get(RedisConnection).keys;
-  const control = new Set([keys.currentGeneration, keys.projectionFailure, keys.projectorLease, keys.events]);
-  const own = commands.filter((args) => !args.slice(1).every((arg) => control.has(arg) || arg.endsWith(':checkpoint') || arg.endsWith(':applied')));
+  const background = new Set([keys.currentGeneration, keys.projectionFailure, keys.projectorLease, keys.events]);
+  const own = commands.filter(([, key]) => !(background.has(key) || key?.endsWith(':checkpoint') || key?.endsWith(':applied')));
   expect(own).toEqual([]);
 });

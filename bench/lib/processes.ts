@@ -83,14 +83,16 @@ export function runCli(args: string[], env: Record<string, string>): Promise<{ m
 }
 
 /**
- * Starts the API service and waits until it answers. The load comes from one address: the rate limits
- * are off unless `env` sets them (they would refuse nearly all of it).
+ * Starts the API service and waits until it is ready (/readyz: read models live and its search index
+ * loaded from the event log, which takes a while on a large catalog). Returns how long that took. The load
+ * comes from one address: the rate limits are off unless `env` sets them (they would refuse nearly all of it).
  */
-export async function startService(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+export async function startService(env: Record<string, string>): Promise<{ url: string; child: ChildProcess; readyMs: number }> {
   const port = await freePort();
+  const started = Date.now();
   const limitsOff = { RATE_LIMIT_PER_MINUTE: '0', SEARCH_RATE_LIMIT_PER_MINUTE: '0' };
   const child = start(process.execPath, [...NODE_FLAGS, 'dist/src/main.js'], { LOG_LEVEL: 'warn', ...limitsOff, ...env, PORT: String(port), HOST: '127.0.0.1' });
   const url = `http://127.0.0.1:${port}`;
-  await waitFor(httpAnswers(`${url}/healthz`), 60_000, 'the service');
-  return { url, child };
+  await waitFor(httpAnswers(`${url}/readyz`), 600_000, 'the service to be ready');
+  return { url, child, readyMs: Date.now() - started };
 }

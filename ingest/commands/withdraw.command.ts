@@ -1,6 +1,8 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { Command, CommandRunner, Option } from 'nest-commander';
+import { PROJECTION_WAIT_MS } from '../../src/import/import-catalog.handler';
 import { ProjectionRunner } from '../../src/projections/projection-runner.service';
+import { EXIT, reportStaleReadModels } from '../exit-codes';
 import { WithdrawErrorEntryCommand } from '../../src/error-reference/commands/withdraw-error-entry/withdraw-error-entry.command';
 import { WithdrawListingCommand } from '../../src/listings/commands/withdraw-listing/withdraw-listing.command';
 
@@ -28,16 +30,19 @@ export class WithdrawCommand extends CommandRunner {
     const what = options.error ? `error entry ${id}` : `listing ${id}`;
     if (result.outcome === 'not-found') {
       console.error(`no ${what} in the directory (never published, or already withdrawn)`);
-      process.exitCode = 2;
+      process.exitCode = EXIT.conflict;
       return;
     }
     if (result.outcome === 'conflict') {
       console.error(`conflict ${what}: ${result.detail}`);
-      process.exitCode = 2;
+      process.exitCode = EXIT.conflict;
       return;
     }
-    await this.projection.ensureProjected(30_000);
+    const projection = await this.projection.ensureProjected(PROJECTION_WAIT_MS);
     console.log(`withdrawn ${what} (version ${result.version})`);
+    if (projection === 'pending') {
+      reportStaleReadModels(`no projector applied the withdrawal within ${PROJECTION_WAIT_MS / 1000} s, and this process could not take over: ${await this.projection.whyNotProjecting()}`);
+    }
   }
 
   @Option({ flags: '--actor <name>', description: 'who makes the change', defaultValue: process.env.USER ?? 'editor' })

@@ -1,10 +1,11 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
 import { parse } from 'yaml';
 import { documentDigest } from '../event-store/content-digest';
 import { ErrorEntryDocument, errorEntryId, parseErrorEntry } from '../error-reference/error-entry.document';
 import { ListingDocument, parseListing } from '../listings/listing.document';
 import type { CategoryCatalog } from '../catalog/category-catalog';
+import { firstInvalidUtf8, htmlProblems, lineAt, MAX_FILE_BYTES, MAX_NESTING_DEPTH, nestingProblem } from './file-checks';
 
 /** A problem with an editor's file, reported as `file: field: reason`. */
 export interface ContentProblem {
@@ -88,49 +89,95 @@ export interface FileReading {
   problems: ContentProblem[];
 }
 
+/**
+ * Reads and validates one file. Before its schema: at most MAX_FILE_BYTES (from the file's size, before
+ * reading it), valid UTF-8 (the offset of the first bad byte named), nested at most MAX_NESTING_DEPTH
+ * levels; then a listing's slug must be its file's name (a file may not stand in for another listing),
+ * and no text field may hold HTML.
+ */
 export function readContentFile(file: string): FileReading {
+  const format = extname(file) === '.json' ? 'JSON' : 'YAML';
+  const refuse = (field: string, reason: string): FileReading => ({ file, problems: [{ file, field, reason }] });
+  let bytes: Buffer;
+  try {
+    const read = readAtMost(file, MAX_FILE_BYTES);
+    if (typeof read === 'number') {
+      return refuse('(file)', `is ${read} bytes, more than the limit of ${MAX_FILE_BYTES} bytes (1 MiB) for one file`);
+    }
+    bytes = read;
+  } catch (error) {
+    return refuse('(file)', `cannot be read: ${(error as Error).message}`);
+  }
+  let text: string;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    const offset = firstInvalidUtf8(bytes);
+    return refuse('(file)', `not valid UTF-8: invalid byte sequence at byte offset ${offset} (line ${lineAt(bytes, offset)})`);
+  }
   let plain: unknown;
   try {
-    const text = readFileSync(file, 'utf8');
-    plain = extname(file) === '.json' ? JSON.parse(text) : parse(text);
+    plain = format === 'JSON' ? JSON.parse(text) : parse(text);
   } catch (error) {
-    const reason = `not valid ${extname(file) === '.json' ? 'JSON' : 'YAML'}: ${(error as Error).message.split('\n')[0]}`;
-    return { file, problems: [{ file, field: '(file)', reason }] };
+    const message = (error as Error).message;
+    // The YAML parser recurses into nested collections: thousands of levels exhaust its stack.
+    if (error instanceof RangeError || message.includes('Maximum call stack size exceeded')) {
+      return refuse('(document)', `nested more than ${MAX_NESTING_DEPTH} levels deep (lists and mappings inside each other)`);
+    }
+    return refuse('(file)', `not valid ${format}: ${message.split('\n')[0]}`);
   }
-  if (extname(file) !== '.json' && containsItself(plain)) {
-    return { file, problems: [{ file, field: '(document)', reason: 'contains itself (a YAML alias inside its own anchor)' }] };
-  }
+  const shape = nestingProblem(plain);
+  if (shape) return refuse(shape.field, shape.reason);
   const record = (plain && typeof plain === 'object' ? plain : {}) as Record<string, unknown>;
   if ('slug' in record) {
     const { listing, problems } = parseListing(plain);
+    const slug = typeof record.slug === 'string' ? record.slug : undefined;
+    const name = basename(file, extname(file));
+    const named = slug !== undefined && slug !== name ? [{ field: 'slug', reason: `'${slug}' must match the file name ('${name}')` }] : [];
+    const html = htmlProblems(plain, (field) => /^codeExamples\.\d+\.code$/.test(field));
     return {
       file,
-      slug: typeof record.slug === 'string' ? record.slug : undefined,
+      slug,
       listing,
       digest: listing && documentDigest(listing),
-      problems: problems.map((p) => ({ file, ...p })),
+      problems: [...problems, ...named, ...html].map((p) => ({ file, ...p })),
     };
   }
   if ('provider' in record || 'status' in record) {
     const { entry, problems } = parseErrorEntry(plain);
+    const html = htmlProblems(plain, (field) => field === 'curlExample');
     return {
       file,
       errorEntry: entry && { id: errorEntryId(entry), entry },
       digest: entry && documentDigest(entry),
-      problems: problems.map((p) => ({ file, ...p })),
+      problems: [...problems, ...html].map((p) => ({ file, ...p })),
     };
   }
-  return { file, problems: [{ file, field: '(document)', reason: 'is neither a listing (no `slug`) nor an error entry (no `provider` and `status`)' }] };
+  return refuse('(document)', 'is neither a listing (no `slug`) nor an error entry (no `provider` and `status`)');
 }
 
-/** Whether a parsed value holds itself somewhere inside (YAML aliases can do that; JSON cannot): validating it would never end. */
-function containsItself(value: unknown, inside = new Set<object>()): boolean {
-  if (value === null || typeof value !== 'object') return false;
-  if (inside.has(value)) return true;
-  inside.add(value);
-  for (const item of Object.values(value)) if (containsItself(item, inside)) return true;
-  inside.delete(value);
-  return false;
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The file's bytes, or its size when that is over `limit`: the size is read from the open file, so a huge
+ * file is refused before anything of it is read, at no extra system call (reading a whole file stats it anyway).
+ */
+function readAtMost(file: string, limit: number): Buffer | number {
+  const fd = openSync(file, 'r');
+  try {
+    const { size } = fstatSync(fd);
+    if (size > limit) return size;
+    const bytes = Buffer.allocUnsafe(size);
+    let filled = 0;
+    while (filled < size) {
+      const read = readSync(fd, bytes, filled, size - filled, null);
+      if (read === 0) break;
+      filled += read;
+    }
+    return bytes.subarray(0, filled);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /**

@@ -1,5 +1,4 @@
 import { spawnSync } from 'node:child_process';
-import { basename, extname } from 'node:path';
 import type { ErrorEntryDocument } from '../error-reference/error-entry.document';
 import { aliasKey, type ListingDocument, type SdkLanguage } from '../listings/listing.document';
 import type { ContentProblem, LoadedErrorEntry, LoadedListing } from './content-files';
@@ -13,7 +12,6 @@ export function checkContent(listings: LoadedListing[], errorEntries: LoadedErro
   const problems: ContentProblem[] = [];
   for (const { file, listing } of listings) {
     const report = (field: string, reason: string) => problems.push({ file, field, reason });
-    checkFileName(file, listing, report);
     checkUrls(listing, report);
     checkChinese(listing, report);
     checkTags(listing, report);
@@ -28,11 +26,6 @@ export function checkContent(listings: LoadedListing[], errorEntries: LoadedErro
 }
 
 type Report = (field: string, reason: string) => void;
-
-function checkFileName(file: string, listing: ListingDocument, report: Report): void {
-  const name = basename(file, extname(file));
-  if (name !== listing.slug) report('slug', `must match the file name ('${name}')`);
-}
 
 /** Is the URL's host one of the provider's domains, or a subdomain of one? */
 export function hostAllowed(url: string, domains: string[]): boolean {

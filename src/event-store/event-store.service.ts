@@ -116,6 +116,12 @@ export class EventStore {
     return entries.map(([id, fields]) => parseEntry(id, fields));
   }
 
+  /** Up to `count` events of the global stream at or before `upTo`, newest first. */
+  async readAllBackwards(upTo: string, count: number): Promise<StoredEvent[]> {
+    const entries = (await this.redis.client.xrevrange(this.redis.keys.events, upTo, '-', 'COUNT', count)) as Array<[string, string[]]>;
+    return entries.map(([id, fields]) => parseEntry(id, fields));
+  }
+
   /** Whether the log holds an event at this position. */
   async has(position: string): Promise<boolean> {
     return (await this.redis.client.xrange(this.redis.keys.events, position, position, 'COUNT', 1)).length > 0;

@@ -33,7 +33,7 @@ export class ProblemFilter implements ExceptionFilter {
       return new ApiProblem(status, `http-${status}`, error.message, error.message);
     }
     const message = (error as Error)?.message ?? String(error);
-    if ((error as Error)?.name === 'MaxRetriesPerRequestError' || /ECONNREFUSED|connection is closed|max retries per request|ETIMEDOUT|CLUSTERDOWN|LOADING|stream isn't writeable/i.test(message)) {
+    if (isStoreUnavailable(error)) {
       this.logger.error(`store unavailable on ${request.method} ${request.url}: ${message}`);
       return new ApiProblem(503, 'store-unavailable', 'Service unavailable', 'the directory store is unreachable; retry shortly');
     }
@@ -46,4 +46,13 @@ export class ProblemFilter implements ExceptionFilter {
 function clientWentAway(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException)?.code;
   return code === 'ECONNRESET' || code === 'ECONNABORTED' || (error as Error)?.message === 'aborted';
+}
+
+/** Whether an error says the Redis store cannot be reached (a 503 to retry, not a bug). The MCP server asks too. */
+export function isStoreUnavailable(error: unknown): boolean {
+  const message = (error as Error)?.message ?? String(error);
+  return (
+    (error as Error)?.name === 'MaxRetriesPerRequestError' ||
+    /ECONNREFUSED|connection is closed|max retries per request|ETIMEDOUT|CLUSTERDOWN|LOADING|stream isn't writeable/i.test(message)
+  );
 }

@@ -13,6 +13,13 @@ describe('query parameters', () => {
     }
   });
 
+  it('limit: a read may set its own default and maximum', () => {
+    expect(parseLimit(undefined, 100, 1000)).toBe(100);
+    expect(parseLimit('500', 100, 1000)).toBe(500);
+    expect(parseLimit('5000', 100, 1000)).toBe(1000);
+    expect(() => parseLimit('0', 100, 1000)).toThrow(/at least 1/);
+  });
+
   it('ids: 2 to 10 distinct slugs, case and blanks ignored', () => {
     expect(parseIds('a, B ,a,c')).toEqual(['a', 'b', 'c']);
     expect(() => parseIds(undefined)).toThrow(/required/);

@@ -14,15 +14,18 @@ export function single(query: QueryParams, name: string): string | undefined {
   return value;
 }
 
-/** `limit`: default 20; a non-integer or a value below 1 is an error; above 100 is clamped to 100. */
-export function parseLimit(raw: string | undefined): number {
-  if (raw === undefined || raw === '') return DEFAULT_LIMIT;
+/**
+ * `limit`: default 20; a non-integer or a value below 1 is an error; above 100 is clamped to 100. A read
+ * with pages of another size passes its own default and maximum.
+ */
+export function parseLimit(raw: string | undefined, fallback = DEFAULT_LIMIT, max = MAX_LIMIT): number {
+  if (raw === undefined || raw === '') return fallback;
   if (!/^\d{1,9}$/.test(raw.trim())) {
-    throw badRequest(`'limit' must be a whole number from 1 to ${MAX_LIMIT}, got '${raw}'`, { parameter: 'limit' });
+    throw badRequest(`'limit' must be a whole number from 1 to ${max}, got '${raw}'`, { parameter: 'limit' });
   }
   const limit = Number(raw.trim());
   if (limit < 1) throw badRequest(`'limit' must be at least 1, got ${limit}`, { parameter: 'limit' });
-  return Math.min(limit, MAX_LIMIT);
+  return Math.min(limit, max);
 }
 
 /** `category`: a category slug, any case; an unknown one finds nothing (it is not an error). */

@@ -12,13 +12,18 @@ export const CACHE_CONTROL = 'public, max-age=60, stale-while-revalidate=60';
  * ETag of its own for each coding (W/"<tag>-br"); `Vary` tells caches the form depends on Accept-Encoding.
  */
 export function sendJson(request: FastifyRequest, reply: FastifyReply, content: StoredBody | string): FastifyReply {
+  return sendBody(request, reply, content, 'application/json; charset=utf-8');
+}
+
+/** The same for a body of another media type (Atom, llms.txt, a linkset): ETag, 304, compression and cache headers alike. */
+export function sendBody(request: FastifyRequest, reply: FastifyReply, content: StoredBody | string, contentType: string): FastifyReply {
   const stored = typeof content === 'string' ? storedBody(content) : content;
   const encoding = chooseEncoding(request.headers['accept-encoding']);
   const encoded = encoding === null ? null : encodedBody(stored, encoding);
   const etag = encoded ? encoded.etag : stored.etag;
   reply.header('etag', etag).header('cache-control', CACHE_CONTROL).header('vary', 'Accept-Encoding');
   if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send();
-  reply.header('content-type', 'application/json; charset=utf-8');
+  reply.header('content-type', contentType);
   if (encoded) return reply.header('content-encoding', encoding!).send(encoded.bytes);
   return reply.send(stored.body);
 }

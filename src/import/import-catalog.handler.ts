@@ -11,7 +11,7 @@ import { errorEntryAggregate } from '../error-reference/error-entry.aggregate';
 import { PublishListingCommand } from '../listings/commands/publish-listing/publish-listing.command';
 import { listingAggregate } from '../listings/listing.aggregate';
 import { ProjectionRunner } from '../projections/projection-runner.service';
-import { ImportCatalogCommand, ImportItemResult, ImportReport } from './import-catalog.command';
+import { ImportCatalogCommand, ImportItemResult, ImportReport, ImportStoppedError } from './import-catalog.command';
 
 /**
  * Commands in flight at once during an import. Their appends share round trips (auto-pipelining), so more
@@ -27,7 +27,8 @@ export const PROJECTION_WAIT_MS = 30_000;
  * The import use case: validate every file first (nothing is written when any file is invalid), then send
  * one publish command per document, each based on the version the store held when the import started, so
  * that a change someone else made meanwhile is reported as a conflict instead of overwritten; then make
- * sure the read models show the result.
+ * sure the read models show the result. Whatever stops it part-way (Redis unreachable, a failing command,
+ * a stop asked for) ends it with ImportStoppedError, which reports what was written before it stopped.
  */
 @CommandHandler(ImportCatalogCommand)
 export class ImportCatalogHandler implements ICommandHandler<ImportCatalogCommand, ImportReport> {
@@ -41,15 +42,27 @@ export class ImportCatalogHandler implements ICommandHandler<ImportCatalogComman
     private readonly config: AppConfig,
   ) {}
 
-  async execute({ paths, actor, dryRun }: ImportCatalogCommand): Promise<ImportReport> {
+  async execute({ paths, actor, dryRun, options }: ImportCatalogCommand): Promise<ImportReport> {
+    const { signal, projectionWaitMs = PROJECTION_WAIT_MS } = options;
     const started = Date.now();
-    // What the store holds is read while the files are read.
-    const baseline = this.store.versionsAndDigests();
-    baseline.catch(() => undefined); // awaited below, after the files
-    const content = await this.read(paths);
-    const { versions, digests } = await baseline;
+    const phases = { readMs: 0, appendMs: 0, projectMs: 0 };
+    const stopped = (results: ImportItemResult[], reason: string) =>
+      new ImportStoppedError({ problems: [], results, projection: 'not-needed', phases }, reason);
+    let content: LoadedContent;
+    let baseline: Awaited<ReturnType<EventStore['versionsAndDigests']>>;
+    try {
+      // What the store holds is read while the files are read.
+      const reading = this.store.versionsAndDigests();
+      reading.catch(() => undefined); // awaited below, after the files
+      content = await this.read(paths);
+      baseline = await reading;
+    } catch (error) {
+      phases.readMs = Date.now() - started;
+      throw stopped([], reasonOf(error));
+    }
+    const { versions, digests } = baseline;
     const read = Date.now();
-    const phases = { readMs: read - started, appendMs: 0, projectMs: 0 };
+    phases.readMs = read - started;
     if (content.problems.length > 0) return { problems: content.problems, results: [], projection: 'not-needed', phases };
 
     const items: Array<{ kind: ImportItemResult['kind']; file: string; id: string; type: string; digest: string; send: () => Promise<CommandResult> }> = [];
@@ -67,8 +80,20 @@ export class ImportCatalogHandler implements ICommandHandler<ImportCatalogComman
       const options = { ...base(errorEntryAggregate.aggregateType, id), contentDigest: digest };
       items.push({ kind: 'error-entry', file, id, type: errorEntryAggregate.aggregateType, digest, send: () => this.commands.execute(new PublishErrorEntryCommand(entry, options)) });
     }
-    const outcomes = await runPool(items.map((item) => item.send), IMPORT_CONCURRENCY);
-    const results = items.map((item, i) => ({ kind: item.kind, file: item.file, ...outcomes[i] }));
+    // A command that fails (Redis gone, a crash) stops the import: no more are sent, and the report says
+    // what was written before it stopped.
+    const settled = await runPool(items.map((item) => item.send), IMPORT_CONCURRENCY, signal);
+    const results: ImportItemResult[] = items.map((item, i) => {
+      const done = settled[i];
+      const common = { kind: item.kind, file: item.file };
+      if (done === undefined) return { ...common, aggregateId: item.id, outcome: 'not-sent', version: 0 };
+      if ('error' in done) return { ...common, aggregateId: item.id, outcome: neverSent(done.error) ? 'not-sent' : 'failed', version: 0, detail: reasonOf(done.error) };
+      return { ...common, ...done.value };
+    });
+    phases.appendMs = Date.now() - read;
+    const failure = settled.find((done) => done !== undefined && 'error' in done);
+    if (failure) throw stopped(results, reasonOf((failure as { error: unknown }).error));
+    if (settled.includes(undefined)) throw stopped(results, reasonOf(signal?.reason ?? 'stopped on request'));
 
     // Documents found equal to the stored ones whose digest was not recorded (a store written before
     // digests were kept): record theirs, so the next import skips them. That only spares later imports
@@ -87,9 +112,24 @@ export class ImportCatalogHandler implements ICommandHandler<ImportCatalogComman
     const appended = Date.now();
     phases.appendMs = appended - read;
     const wrote = !dryRun && results.some((r) => r.outcome === 'published' || r.outcome === 'revised');
-    const projection = wrote ? await this.projection.ensureProjected(PROJECTION_WAIT_MS) : 'not-needed';
+    const report: ImportReport = { problems: [], results, projection: 'not-needed', phases };
+    try {
+      // Nothing written, but the read models may still lag behind an earlier import that ended with them
+      // stale: this one makes sure of them too, so that its success means they show the files.
+      if (wrote || (!dryRun && results.length > 0 && !(await this.projection.isCaughtUp()))) {
+        report.projection = await this.projection.ensureProjected(projectionWaitMs, signal);
+        if (report.projection === 'pending') {
+          report.pendingBecause = signal?.aborted
+            ? `the wait for the read models was stopped (${reasonOf(signal.reason)})`
+            : `no projector applied the new events within ${Math.round(projectionWaitMs / 1000)} s, and this process could not take over: ${await this.projection.whyNotProjecting()}`;
+        }
+      }
+    } catch (error) {
+      report.projection = 'pending';
+      report.pendingBecause = `projecting the new events failed: ${reasonOf(error)}`;
+    }
     phases.projectMs = Date.now() - appended;
-    return { problems: [], results, projection, phases };
+    return report;
   }
 
   /** Every file read and validated (on worker threads when there are many), then the rules across files. */
@@ -106,16 +146,43 @@ export class ImportCatalogHandler implements ICommandHandler<ImportCatalogComman
   }
 }
 
-/** Runs jobs with at most `size` in flight; results keep the order of the jobs. */
-export async function runPool<T>(jobs: Array<() => Promise<T>>, size: number): Promise<T[]> {
-  const results = new Array<T>(jobs.length);
+/** How a job ended: its value, or what it threw. */
+export type Settled<T> = { value: T } | { error: unknown };
+
+/**
+ * Runs jobs with at most `size` in flight; results keep the order of the jobs. Once a job fails or
+ * `signal` fires no more are started (those in flight finish): the ones never started are `undefined`.
+ */
+export async function runPool<T>(jobs: Array<() => Promise<T>>, size: number, signal?: AbortSignal): Promise<Array<Settled<T> | undefined>> {
+  const results = new Array<Settled<T> | undefined>(jobs.length).fill(undefined);
   let next = 0;
+  let failed = false;
   const worker = async () => {
-    while (next < jobs.length) {
+    while (next < jobs.length && !failed && !signal?.aborted) {
       const i = next++;
-      results[i] = await jobs[i]();
+      try {
+        results[i] = { value: await jobs[i]() };
+      } catch (error) {
+        results[i] = { error };
+        failed = true;
+      }
     }
   };
   await Promise.all(Array.from({ length: Math.min(size, jobs.length) }, worker));
   return results;
+}
+
+/**
+ * Whether a command failed before it left this process: the shared connection refuses commands while it
+ * is down instead of queueing them (see RedisConnection), so they were certainly not written. Any other
+ * failure may have come after Redis ran the command.
+ */
+function neverSent(error: unknown): boolean {
+  return error instanceof Error && error.message.startsWith("Stream isn't writeable");
+}
+
+/** An error's message, or a stop reason, as one line. */
+function reasonOf(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('\n')[0];
 }

@@ -1,3 +1,6 @@
+import { CHANGE_KINDS, CHANGE_TYPES } from '../changes/change';
+import { encodeChangeCursor } from '../changes/change-cursor';
+import { CHANGES_DEFAULT_LIMIT, CHANGES_MAX_LIMIT } from '../changes/list-changes-params';
 import { ENCODINGS, MIN_COMPRESSED_BYTES } from '../http/compression';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../http/query-params';
 import { AUTH_TYPES, LISTING_STATUSES, SDK_LANGUAGES } from '../listings/listing.document';
@@ -95,6 +98,28 @@ const filterParameters = [
   { name: 'sdk', in: 'query', required: false, description: `An official SDK in this language (${SDK_LANGUAGES.join(', ')}; node, js, ts, golang, c# and .net are read as their language).`, schema: str, example: 'python' },
 ];
 const cursorParameter = { name: 'cursor', in: 'query', required: false, description: 'The `nextCursor` of the page before (from the same request with the same other parameters).', schema: str };
+/** The change feed's parameters, shared by its JSON and Atom forms. */
+const changesParameters = [
+  {
+    name: 'since',
+    in: 'query',
+    required: false,
+    description:
+      'A cursor: the `nextCursor` of the last page read (or any change\'s `cursor`); the changes after it. Absent: from the beginning ' +
+      '(JSON) or the newest changes (Atom). Cursors are opaque and stay valid for good; one this API did not give out, or one of ' +
+      'another store, is a 400.',
+    schema: { type: 'string', pattern: '^[A-Za-z0-9_-]+$' },
+    example: encodeChangeCursor('1764000000000-0'),
+  },
+  {
+    name: 'limit',
+    in: 'query',
+    required: false,
+    description: `Changes per page: default ${CHANGES_DEFAULT_LIMIT}; above ${CHANGES_MAX_LIMIT} is clamped to ${CHANGES_MAX_LIMIT} (the applied value is echoed); a non-integer or a value below 1 is a 400.`,
+    schema: { type: 'integer', minimum: 1, default: CHANGES_DEFAULT_LIMIT },
+    example: CHANGES_DEFAULT_LIMIT,
+  },
+];
 const filtersSchema = {
   type: 'object',
   description: 'The filters applied (null: not set).',
@@ -130,8 +155,54 @@ export const OPENAPI_DOCUMENT = {
   servers: [{ url: '/' }],
   // No operation needs a credential.
   security: [],
-  tags: [{ name: 'tools' }, { name: 'errors' }],
+  tags: [{ name: 'tools' }, { name: 'errors' }, { name: 'changes' }, { name: 'discovery' }],
   paths: {
+    '/': {
+      get: {
+        operationId: 'getServiceIndex',
+        tags: ['discovery'],
+        summary: 'Every entry point, for an agent that knows only the base URL',
+        description:
+          'The operations (from this document), the MCP server, llms.txt, the API catalog and the change feed, as relative links. ' +
+          'Its Link header names this document (rel="service-desc"), llms.txt (rel="service-doc"), the API catalog (rel="api-catalog") and /readyz (rel="status").',
+        responses: { 200: ok('The index.', ref('ServiceIndex')), 304: notModified, ...everyOperation },
+      },
+    },
+    '/llms.txt': {
+      get: {
+        operationId: 'getLlmsTxt',
+        tags: ['discovery'],
+        summary: 'The directory for a language model (llms.txt format)',
+        description: 'Markdown: what the directory is, how to reach it (MCP, OpenAPI, list, search, change feed), and its APIs by category, the most popular of each with a link to the rest. Links are absolute (PUBLIC_BASE_URL, else the request\'s host).',
+        responses: { 200: { description: 'llms.txt', headers: cached, content: { 'text/markdown': { schema: str } } }, 304: notModified, ...everyOperation },
+      },
+    },
+    '/llms-full.txt': {
+      get: {
+        operationId: 'getLlmsFullTxt',
+        tags: ['discovery'],
+        summary: 'Every listing in full, for a language model',
+        description: 'Markdown: for each listing (the most popular thousand of a larger catalog): descriptions in both languages, pricing and free tier, authentication, limits, context, OpenAI compatibility, SDKs, endpoints and a curl example.',
+        responses: { 200: { description: 'llms-full.txt', headers: cached, content: { 'text/markdown': { schema: str } } }, 304: notModified, ...everyOperation },
+      },
+    },
+    '/.well-known/api-catalog': {
+      get: {
+        operationId: 'getApiCatalog',
+        tags: ['discovery'],
+        summary: 'The API catalog (RFC 9727)',
+        description: 'A linkset (RFC 9264) with the API, its description (this document), its documentation for agents (llms.txt) and its status.',
+        responses: { 200: { description: 'The catalog.', headers: cached, content: { 'application/linkset+json': { schema: ref('ApiCatalog') } } }, 304: notModified, ...everyOperation },
+      },
+    },
+    '/robots.txt': {
+      get: {
+        operationId: 'getRobotsTxt',
+        tags: ['discovery'],
+        summary: 'robots.txt: everything may be read',
+        responses: { 200: { description: 'robots.txt', headers: cached, content: { 'text/plain': { schema: str } } }, 304: notModified, ...everyOperation },
+      },
+    },
     '/api/v1/tools/search': {
       get: {
         operationId: 'searchTools',
@@ -245,6 +316,59 @@ export const OPENAPI_DOCUMENT = {
         },
       },
     },
+    '/api/v1/changes': {
+      get: {
+        operationId: 'listChanges',
+        tags: ['changes'],
+        summary: 'What was published, revised and withdrawn, oldest first, from a cursor',
+        description:
+          'The change feed, read from the event log: every publication, revision and withdrawal of a listing or an error-reference ' +
+          'entry, oldest first, each with its time, the version it made, `changedFields` (revised) or `reason` (withdrawn), and links to ' +
+          'what changed. An agent that mirrors the directory reads it from the beginning, then polls with `nextCursor`: it is always ' +
+          'given (where the page ends, or the same `since` when nothing is new), and `hasMore` says whether to read on now or poll later. ' +
+          'Only what the details and lists already show is in the feed: it stops at the position of the log the read models have ' +
+          'applied. Cursors are opaque tokens over positions of the log, which is never trimmed: a cursor stays valid for good, with any ' +
+          '`limit`, and in the Atom feed too. A full page never changes; pages at the head grow as changes arrive (same caching as ' +
+          'the other reads: ETag, 304). Who made a change is not published. A fetched link gives the thing as it is now: a listing ' +
+          'published and withdrawn since is a 404 there, and its withdrawal comes further down the feed. A listing\'s detail also shows ' +
+          'its provider\'s errors (an error entry\'s change links that listing as `_links.listing`) and facts of related listings ' +
+          '(`similarApis`, `pricingComparison`), which change with them without a change of their own.',
+        parameters: changesParameters,
+        responses: {
+          200: ok('A page of changes, oldest first.', ref('ChangesResponse')),
+          304: notModified,
+          400: problem('`since` is not a cursor of this directory, or `limit` is malformed, or one is given twice; `parameter` names it.'),
+          503: unavailable,
+          ...everyOperation,
+        },
+      },
+    },
+    '/api/v1/changes.atom': {
+      get: {
+        operationId: 'getChangesFeed',
+        tags: ['changes'],
+        summary: 'The change feed as Atom, newest first',
+        description:
+          'The same changes as an Atom 1.0 feed (RFC 4287) for feed readers, newest entry first. Without `since` it holds the newest ' +
+          '`limit` changes (what a reader polls); with it, the page `listChanges` gives for that cursor, with a `next` link (RFC 5005) ' +
+          'while more follow. The feed id is its URL without parameters; an entry id is the change\'s own permanent UUID ' +
+          '(`urn:uuid:...`), the same on every page that shows it. Each entry has the change as its title, the time it happened as ' +
+          '`updated`, a link to what changed, the type and kind as categories, and a summary (the name, the version, the changed fields ' +
+          'or the reason). Links are absolute, from PUBLIC_BASE_URL when the service has it, else from the host the request came to.',
+        parameters: changesParameters,
+        responses: {
+          200: {
+            description: 'An Atom feed document.',
+            headers: cached,
+            content: { 'application/atom+xml': { schema: { type: 'string', description: 'An Atom 1.0 feed document (RFC 4287).' } } },
+          },
+          304: notModified,
+          400: problem('`since` is not a cursor of this directory, `limit` is malformed, or the Host header is not a host name.'),
+          503: unavailable,
+          ...everyOperation,
+        },
+      },
+    },
   },
   components: {
     responses: {
@@ -310,7 +434,7 @@ export const OPENAPI_DOCUMENT = {
             {
               input: { type: 'string', description: 'A word or phrase of the query (normalised).' },
               matchedAs: { ...strList, description: 'What it matched in the index: the word, its corrections or completions, or synonym phrases.' },
-              via: { type: 'array', items: { type: 'string', enum: ['exact', 'prefix', 'typo', 'synonym', 'bigrams'] } },
+              via: { type: 'array', items: { type: 'string', enum: ['exact', 'prefix', 'typo', 'synonym', 'bigrams', 'joined', 'split', 'filter'] } },
             },
             { additionalProperties: false },
           ),
@@ -430,7 +554,63 @@ export const OPENAPI_DOCUMENT = {
         errors: { type: 'array', items: ref('ErrorEntry') },
         _links: ref('Links'),
       }),
+      Change: object(
+        {
+          cursor: { type: 'string', description: 'Where this change sits in the log: send it as `since` for the changes after it.' },
+          type: { type: 'string', enum: [...CHANGE_TYPES] },
+          kind: { type: 'string', enum: [...CHANGE_KINDS] },
+          id: { type: 'string', description: "The listing's slug, or the error entry's `id` (as in listErrorReference)." },
+          version: { type: 'integer', minimum: 1, description: 'The version of the listing or entry after this change.' },
+          occurredAt: { type: 'string', format: 'date-time' },
+          changedFields: { type: 'array', items: str, nullable: true, description: 'revised: the top-level fields of the document that changed; null otherwise.' },
+          reason: { ...nullableStr, description: "withdrawn: the editor's reason, when one was given; null otherwise." },
+          _links: {
+            type: 'object',
+            required: ['self'],
+            properties: {
+              self: { type: 'string', description: "Where the thing is now: the listing's detail, or the provider's error list." },
+              listing: { type: 'string', description: "error-entry: the provider's listing, whose detail lists its errors." },
+            },
+            additionalProperties: false,
+          },
+        },
+        { additionalProperties: false },
+      ),
+      ChangesResponse: object({
+        success: { type: 'boolean', enum: [true] },
+        since: { ...nullableStr, description: 'The cursor the page starts after (null: from the beginning).' },
+        limit: { type: 'integer', description: 'The limit applied (after clamping).' },
+        returned: int,
+        hasMore: { type: 'boolean', description: 'Whether more changes follow now: read on with `nextCursor`; otherwise poll with it later.' },
+        nextCursor: { type: 'string', description: 'Where this page ends (the same `since` when nothing is new): the `since` of the next request. Always given.' },
+        changes: { type: 'array', items: ref('Change') },
+        _links: ref('Links'),
+      }),
       Links: { type: 'object', additionalProperties: { oneOf: [str, strList] }, description: 'Related resources.' },
+      ServiceIndex: object({
+        success: { type: 'boolean', enum: [true] },
+        name: str,
+        version: str,
+        description: str,
+        authentication: str,
+        mcp: object({ url: str, transport: str, alsoAt: str, tools: strList }),
+        documents: object({ openapi: str, llmsTxt: str, llmsFullTxt: str, apiCatalog: str }),
+        changes: object({ json: str, atom: str }),
+        health: object({ live: str, ready: str }),
+        operations: { type: 'array', items: object({ operationId: nullableStr, method: str, path: str, summary: nullableStr }) },
+        _links: ref('Links'),
+      }),
+      ApiCatalog: object({
+        linkset: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['anchor'],
+            properties: { anchor: { type: 'string', format: 'uri' } },
+            additionalProperties: { type: 'array', items: { type: 'object', required: ['href'], properties: { href: { type: 'string', format: 'uri' }, type: str } } },
+          },
+        },
+      }),
     },
   },
 };

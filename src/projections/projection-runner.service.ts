@@ -146,16 +146,47 @@ export class ProjectionRunner implements OnApplicationBootstrap, OnApplicationSh
   /**
    * Makes the read models show everything in the log now: here when no other runner holds the projector
    * lease, else by waiting for the runner that does; should that runner go away (its lease expires), this
-   * process takes over and projects. 'pending' when neither happened within `timeoutMs`.
+   * process takes over and projects. 'pending' when neither happened within `timeoutMs`, or once `signal`
+   * fires.
    */
-  async ensureProjected(timeoutMs: number): Promise<'applied' | 'applied-by-service' | 'pending'> {
+  async ensureProjected(timeoutMs: number, signal?: AbortSignal): Promise<'applied' | 'applied-by-service' | 'pending'> {
     const last = await this.store.lastPosition();
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       if (await this.catchUp()) return 'applied';
       if (await this.waitUntilProjected(last, Math.min(500, Math.max(0, deadline - Date.now())))) return 'applied-by-service';
-      if (Date.now() >= deadline) return 'pending';
+      if (Date.now() >= deadline || signal?.aborted) return 'pending';
     }
+  }
+
+  /**
+   * Why this process cannot project now, in a sentence: who holds the projector lease and for how much
+   * longer, and the failure the holder recorded, if any.
+   */
+  async whyNotProjecting(): Promise<string> {
+    const keys = this.redis.keys;
+    const [holder, remainingMs, failure] = await Promise.all([
+      this.lease.holder(),
+      this.redis.client.pttl(keys.projectorLease),
+      this.redis.client.get(keys.projectionFailure),
+    ]);
+    const held =
+      holder === null
+        ? 'the projector lease is free now'
+        : `another projector holds the lease (${holder}; it lapses in ${Math.ceil(Math.max(0, remainingMs) / 1000)} s unless renewed)`;
+    if (!failure) return held;
+    const recorded = JSON.parse(failure) as ProjectionFailure;
+    return `${held}; it reports: ${recorded.error} (since ${recorded.since}, ${recorded.attempts} attempt(s))`;
+  }
+
+  /** Whether the live generation has applied every event of the log (an empty log has nothing to apply). */
+  async isCaughtUp(): Promise<boolean> {
+    const last = await this.store.lastPosition();
+    if (last === START_POSITION) return true;
+    const generation = await this.generations.current();
+    if (generation === null) return false;
+    const checkpoint = await this.redis.client.get(this.redis.keys.generation(generation).checkpoint);
+    return checkpoint !== null && comparePositions(checkpoint, last) >= 0;
   }
 
   /** Waits until the live generation has applied the event at `position`. */

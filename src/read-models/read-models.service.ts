@@ -91,6 +91,14 @@ export class ReadModels implements OnApplicationBootstrap, OnApplicationShutdown
     });
   }
 
+  /** The detail bodies of many listings at once (null for each not in the directory), not kept in the cache. */
+  async details(slugs: string[]): Promise<Array<StoredBody | null>> {
+    const keys = await this.keys();
+    if (!keys || slugs.length === 0) return slugs.map(() => null);
+    const stored = await this.redis.client.hmget(keys.details, ...slugs);
+    return stored.map((value) => (value ? splitEtag(value) : null));
+  }
+
   /** The body of GET /tools/categories, or null before anything is projected. */
   async categories(): Promise<StoredBody | null> {
     await this.ready();
@@ -138,6 +146,15 @@ export class ReadModels implements OnApplicationBootstrap, OnApplicationShutdown
   async response(key: string, build: () => Promise<StoredBody>, isEmpty?: (body: StoredBody) => boolean): Promise<StoredBody> {
     await this.ready();
     return this.cache.response(key, build, isEmpty);
+  }
+
+  /**
+   * The position of the log the read models this process serves have applied (null: nothing projected
+   * yet). Read it at the start of a `response` build: it moves in the same step that clears the cache, so
+   * a response built from it is never kept past a change.
+   */
+  checkpointNow(): string | null {
+    return this.checkpoint;
   }
 
   /** What this process knows of the read models, without asking Redis (it checks every second). */

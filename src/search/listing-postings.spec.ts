@@ -3,9 +3,9 @@ import { CategoryCatalog } from '../catalog/category-catalog';
 import type { Category } from '../catalog/category-catalog';
 import { collectFiles, readContentFile } from '../content/content-files';
 import type { ListingDocument } from '../listings/listing.document';
-import { listingPostings, PostingScorer, TermNumbering } from './listing-postings';
+import { aliasTerms, listingPostings, PostingScorer, TermNumbering } from './listing-postings';
 import { FIELD_BITS, SEARCH_FIELDS } from './search-fields';
-import { indexTerms } from './tokenizer';
+import { indexTerms, joinedTerms } from './tokenizer';
 
 const fixtures = join(__dirname, '..', '..', 'fixtures');
 const categories = CategoryCatalog.fromDirectory(fixtures);
@@ -21,13 +21,14 @@ function reference(listing: ListingDocument, category: Category | undefined): Ma
     description: listing.description,
     descriptionCn: listing.descriptionCn,
     features: listing.features.join(' \n '),
+    pricing: listing.pricing,
   };
   const weighted = new Map<string, { tf: number; mask: number }>();
   SEARCH_FIELDS.forEach((field, bit) => {
-    const terms = indexTerms(texts[field.name], field.singleCharacters);
+    const terms = field.name === 'aliases' ? aliasTerms(listing.aliases) : indexTerms(texts[field.name], field.singleCharacters);
     if (terms.length === 0) return;
     const counts = new Map<string, number>();
-    for (const term of terms) counts.set(term, (counts.get(term) ?? 0) + 1);
+    for (const term of [...terms, ...(field.name === 'aliases' ? [] : joinedTerms(texts[field.name]))]) counts.set(term, (counts.get(term) ?? 0) + 1);
     const norm = 1 - field.b + (field.b * terms.length) / field.averageLength;
     for (const [term, count] of counts) {
       const entry = weighted.get(term) ?? { tf: 0, mask: 0 };

@@ -1,7 +1,7 @@
 import type { Category } from '../catalog/category-catalog';
 import type { ListingDocument } from '../listings/listing.document';
 import { FIELD_BITS, SEARCH_FIELDS } from './search-fields';
-import { indexTerms } from './tokenizer';
+import { indexTerms, isHan, joinedTerms, nameKey } from './tokenizer';
 
 /**
  * Postings of one listing: term -> encoded score. The score packs the field-weighted term frequency
@@ -58,16 +58,20 @@ export class PostingScorer {
   ): void {
     const { listingTerms, fieldTerms } = this;
     try {
-      const texts = fieldTexts(listing, category);
+      const fields = termsByField(listing, category);
       for (let bit = 0; bit < SEARCH_FIELDS.length; bit++) {
         const field = SEARCH_FIELDS[bit];
-        const terms = indexTerms(texts[bit], field.singleCharacters);
+        const { terms, joined } = fields[bit];
         if (terms.length === 0) continue;
-        for (const term of terms) {
-          const number = numberOf(term);
-          if (number >= this.counts.length) this.grow(number);
-          if (this.counts[number]++ === 0) fieldTerms.push(number);
+        for (const list of [terms, joined]) {
+          for (const term of list) {
+            const number = numberOf(term);
+            if (number >= this.counts.length) this.grow(number);
+            if (this.counts[number]++ === 0) fieldTerms.push(number);
+          }
         }
+        // The length a field is normalised by counts its words only: the joined forms of punctuated
+        // names (see joinedTerms) are extra ways to meet them, not more text.
         const norm = 1 - field.b + (field.b * terms.length) / field.averageLength;
         for (const number of fieldTerms) {
           const count = this.counts[number];
@@ -109,7 +113,11 @@ function copyInto<T extends Float64Array | Int32Array>(into: T, from: T): T {
 }
 
 /** The text of each search field of a listing, in the order of SEARCH_FIELDS. */
-function fieldTexts(listing: ListingDocument, category: Category | undefined): string[] {
+/**
+ * The index terms of each search field of a listing, in the order of SEARCH_FIELDS: its words, and the
+ * joined forms of words written with punctuation inside (`gpt-4o` also as gpt4o, see joinedTerms).
+ */
+export function termsByField(listing: ListingDocument, category: Category | undefined): Array<{ terms: string[]; joined: string[] }> {
   const texts: Record<string, string> = {
     name: `${listing.name} ${listing.slug} ${listing.slug.replace(/-/g, '')}`,
     nameCn: listing.nameCn,
@@ -118,8 +126,30 @@ function fieldTexts(listing: ListingDocument, category: Category | undefined): s
     description: listing.description,
     descriptionCn: listing.descriptionCn,
     features: listing.features.join(' \n '),
+    pricing: listing.pricing,
   };
-  return SEARCH_FIELDS.map((field) => texts[field.name]);
+  return SEARCH_FIELDS.map((field) =>
+    field.name === 'aliases'
+      ? { terms: aliasTerms(listing.aliases ?? []), joined: [] }
+      : { terms: indexTerms(texts[field.name], field.singleCharacters), joined: joinedTerms(texts[field.name]) },
+  );
+}
+
+/**
+ * An alias is a name, so it is indexed whole: its letters and digits as one term (`Mistral OCR` as
+ * mistralocr, `DALL·E` as dalle), not its words, which are often generic (OCR, ASR, API) and would pull
+ * every query about them to the listing at the weight of a name; its Chinese also as words, bigrams and
+ * characters, since a Chinese query is cut into those. A query made of the alias's words finds it through
+ * their joined form.
+ */
+export function aliasTerms(aliases: readonly string[]): string[] {
+  const terms: string[] = [];
+  for (const alias of aliases) {
+    const whole = nameKey(alias);
+    if (whole) terms.push(whole);
+    if (isHan(alias)) terms.push(...indexTerms(alias.replace(/[^\p{Script=Han}]+/gu, ' ')).filter((term) => term !== whole));
+  }
+  return terms;
 }
 
 /** The scorer of listingPostings (a thread runs one listing at a time: it is never re-entered). */

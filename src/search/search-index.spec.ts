@@ -30,7 +30,7 @@ function snapshot(index: SearchIndex) {
   const all = index.browsePage(null, 0, 100_000);
   return {
     size: index.size,
-    browse: all.docs.map((doc) => index.listing(doc).listing.slug),
+    browse: all.docs.map((doc) => index.listing(doc).facts.slug),
     terms: [...index.terms],
     postings: Object.fromEntries(index.terms.map((term) => [term, index.postingsOf(term)])),
     counts: Object.fromEntries(categories.all.map((c) => [c.slug, index.countIn(c.slug)])),
@@ -119,15 +119,27 @@ describe('SearchIndex', () => {
 
   it('filters: a category narrows the matches and the browse order, and counts agree', () => {
     const index = build(catalog);
-    const inCategory = (category: string) => (doc: number) => index.listing(doc).listing.category === category;
+    const inCategory = (category: string) => (doc: number) => index.listing(doc).facts.category === category;
     for (const { slug } of categories.all) {
       const browsed = index.browsePage(inCategory(slug), 0, 1000);
       expect(browsed.total).toBe(index.countIn(slug));
-      expect(browsed.docs.every((doc) => index.listing(doc).listing.category === slug)).toBe(true);
+      expect(browsed.docs.every((doc) => index.listing(doc).facts.category === slug)).toBe(true);
       const found = index.search(buildSearchRequest('api.', 100), inCategory(slug));
-      const withWord = index.postingsOf('api').filter(([s]) => index.listing(index.docOf(s)!).listing.category === slug);
+      const withWord = index.postingsOf('api').filter(([s]) => index.listing(index.docOf(s)!).facts.category === slug);
       expect(found.total).toBe(withWord.length);
-      expect(found.hits.every((hit) => index.listing(index.docOf(hit.slug)!).listing.category === slug)).toBe(true);
+      expect(found.hits.every((hit) => index.listing(index.docOf(hit.slug)!).facts.category === slug)).toBe(true);
     }
+  });
+});
+
+describe('the work of one search', () => {
+  it('is bounded: repeated parts count once, at most 12 parts are read, typos are looked for in 4 words', () => {
+    const index = build(catalog);
+    const q = `${'api cloud data model speech vision '.repeat(6)}antropic deepsek elevnlabs stirpe pinecon supabse firecrwal`;
+    const request = buildSearchRequest(q, 20, index.lexicon);
+    expect(request.clauses.map((c) => c.label)).toEqual(['api', 'cloud', 'data', 'model', 'speech', 'vision', 'antropic', 'deepsek', 'elevnlab', 'stirpe', 'pinecon', 'supabse']);
+    const answer = index.search(request, null);
+    const corrected = answer.notes.flatMap((alts) => alts.flatMap((specs) => specs.flatMap((note) => note.fuzzy ?? [])));
+    expect(corrected.sort()).toEqual(['anthropic', 'deepseek', 'elevenlab', 'stripe'].sort());
   });
 });

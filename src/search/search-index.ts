@@ -1,15 +1,38 @@
 import type { Category } from '../catalog/category-catalog';
 import type { ListingDocument } from '../listings/listing.document';
 import { PostingScorer } from './listing-postings';
-import type { Clause, SearchRequest, TermSpec } from './search-query';
+import { Clause, Lexicon, MAX_CORRECTED, SearchRequest, TermSpec } from './search-query';
+import { nameKey } from './tokenizer';
 import { lowerBound, termsWithinEdits } from './typo-terms';
 
-/** What the index keeps of a listing besides its postings. */
+/** A listing as the index is given it: the document (tokenised, then let go), its category, its summary. */
 export interface IndexedListing {
   listing: ListingDocument;
   category: Category | undefined;
   /** The search summary as the API sends it (JSON). */
   summary: string;
+}
+
+/** The facts of a listing that searches filter and order by. */
+export interface ListingFacts {
+  slug: string;
+  category: string;
+  popularity: number;
+  freeTier: boolean;
+  openaiCompatible: boolean;
+  authType: string;
+  contextTokens: number | null;
+  sdkLanguages: readonly string[];
+}
+
+/**
+ * What the index keeps of a listing besides its postings: its facts, its summary, and the keys of the names
+ * it answers to. Not the document: at 100,000 listings that would be half a gigabyte in every process.
+ */
+export interface HeldListing {
+  facts: ListingFacts;
+  summary: string;
+  names: string[];
 }
 
 /** One result: the listing, its score (three decimals, as sent) and the mask of the fields that matched. */
@@ -35,6 +58,8 @@ export type ListingFilter = (doc: number) => boolean;
 
 /** Completions a word being typed may expand to, in term order. */
 const PREFIX_COMPLETIONS = 64;
+/** Clauses matched that a listing named by the whole query counts, ahead of any other (see names). */
+const NAMED = 1000;
 /** Terms shown per kind in the notes of one query term. */
 const NOTED_TERMS = 8;
 
@@ -71,20 +96,33 @@ export class SearchIndex {
   private termDocs: Int32Array[] = [];
   private termScores: Int32Array[] = [];
   private readonly freeTerms: number[] = [];
-  /** Live terms (with postings), sorted: completions and typo lookups walk it. */
+  /** Live terms (with postings), sorted: completions and typo lookups walk it (see dictionary()). */
   private sortedTerms: string[] = [];
+  /** Terms that became live or dead since the dictionary was last sorted: applied on its next use. */
+  private readonly dictionaryChanges = new Set<string>();
 
   private readonly docIds = new Map<string, number>();
-  private readonly docs: Array<IndexedListing | null> = [];
+  private readonly docs: Array<HeldListing | null> = [];
   private readonly docTerms: Array<Int32Array | null> = [];
   private popularity = new Int32Array(1024);
   private readonly freeDocs: number[] = [];
   /** Every listing by popularity (then slug): the browse order, and the order of ties. */
   private browse: number[] = [];
   private readonly categoryCounts = new Map<string, number>();
+  /** Name keys (see nameKey) of every listing's name, Chinese name, slug and aliases -> the listings. */
+  private readonly names = new Map<string, Set<number>>();
 
   private readonly scorer = new PostingScorer();
   private readonly buffers = new ScoreBuffers();
+
+  /** What the query builder asks of the index: which words it holds (to join or split words as typed). */
+  readonly lexicon: Lexicon = {
+    has: (term) => (this.termDocs[this.termIds.get(term) ?? -1]?.length ?? 0) > 0,
+    hasPrefix: (prefix) => {
+      const terms = this.dictionary();
+      return terms[lowerBound(terms, prefix)]?.startsWith(prefix) ?? false;
+    },
+  };
 
   /** Listings held. */
   get size(): number {
@@ -93,7 +131,7 @@ export class SearchIndex {
 
   /** Live terms (for tests and diagnostics). */
   get terms(): readonly string[] {
-    return this.sortedTerms;
+    return this.dictionary();
   }
 
   /** The listing number of a slug, or undefined. */
@@ -101,7 +139,7 @@ export class SearchIndex {
     return this.docIds.get(slug);
   }
 
-  listing(doc: number): IndexedListing {
+  listing(doc: number): HeldListing {
     return this.docs[doc]!;
   }
 
@@ -116,7 +154,7 @@ export class SearchIndex {
     if (id === undefined) return [];
     const docs = this.termDocs[id];
     const scores = this.termScores[id];
-    return Array.from(docs, (doc, i) => [this.docs[doc]!.listing.slug, scores[i]] as [string, number]).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return Array.from(docs, (doc, i) => [this.docs[doc]!.facts.slug, scores[i]] as [string, number]).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
   /**
@@ -124,21 +162,27 @@ export class SearchIndex {
    * withdrawn. Each term a listing gains or loses is rewritten once per batch.
    */
   apply(changes: ReadonlyMap<string, IndexedListing | null>): void {
-    // A large batch (the first load) re-sorts the browse order once; a small one moves its listings.
+    // A large batch (the first load) merges its listings into the browse order; a small one moves them.
     const resort = changes.size > 64 && changes.size > this.browse.length / 16;
-    const removals = new Map<number, number[]>();
-    const additions = new Map<number, number[]>();
+    // Every listing of the batch loses all its postings and the new or revised ones get theirs: one mark
+    // says which listings' postings go, for every term.
+    const changed: number[] = [];
+    /** Terms that lose postings (those of the listings changed): rewritten; the others only gain. */
+    const losing = new Set<number>();
+    const touched: number[] = [];
+    const touch = this.buffers.termMarker(this.termText.length);
     const freed: number[] = [];
     const placed: number[] = [];
-    const listOf = (map: Map<number, number[]>, term: number) => {
-      let list = map.get(term);
-      if (!list) map.set(term, (list = []));
-      return list;
-    };
+    /** The batch's new postings, as (term, listing, score), grouped by term below. */
+    const added: number[] = [];
     for (const [slug, next] of changes) {
       let doc = this.docIds.get(slug);
       if (doc !== undefined) {
-        for (const term of this.docTerms[doc]!) listOf(removals, term).push(doc);
+        changed.push(doc);
+        for (const term of this.docTerms[doc]!) {
+          losing.add(term);
+          if (touch(term)) touched.push(term);
+        }
         this.unlist(doc, !resort);
         if (!next) {
           this.docIds.delete(slug);
@@ -152,33 +196,40 @@ export class SearchIndex {
         doc = this.freeDocs.pop() ?? this.docs.push(null) - 1;
         this.docIds.set(slug, doc);
       }
-      this.docs[doc] = next;
-      const terms: number[] = [];
-      this.scorer.score(next.listing, next.category, (text) => this.termId(text), (term, score) => {
-        terms.push(term);
-        listOf(additions, term).push(doc, score);
-      });
-      this.docTerms[doc] = Int32Array.from(terms);
+      this.docs[doc] = held(next);
+      const first = added.length;
+      this.scorer.score(next.listing, next.category, (text) => this.termId(text), (term, score) => added.push(term, doc, score));
+      const terms = new Int32Array((added.length - first) / 3);
+      for (let i = first, t = 0; i < added.length; i += 3, t++) {
+        terms[t] = added[i];
+        if (touch(added[i])) touched.push(added[i]);
+      }
+      this.docTerms[doc] = terms;
       this.list(doc);
       placed.push(doc);
     }
     if (resort) {
-      this.browse = [...this.docIds.values()].sort((a, b) => this.byPopularity(a, b));
+      // The listings left in place keep their order: the batch's are sorted and merged in.
+      placed.sort((a, b) => this.byPopularity(a, b));
+      this.browse = mergeSorted(this.browse, placed, (a, b) => this.byPopularity(a, b));
     } else {
       for (const doc of placed) this.browse.splice(this.browsePosition(doc), 0, doc);
     }
-    const touched = new Set([...removals.keys(), ...additions.keys()]);
-    const becameLive: string[] = [];
+    const additions = groupByTerm(added, touched);
+    const gone = this.buffers.mark(changed);
     const becameDead: string[] = [];
-    for (const term of touched) {
+    for (let k = 0; k < touched.length; k++) {
+      const term = touched[k];
       const before = this.termDocs[term].length;
-      this.rewriteTerm(term, removals.get(term) ?? [], additions.get(term) ?? []);
+      const [from, to] = [additions.starts[k], additions.starts[k + 1]];
+      if (losing.has(term) || !this.appendTerm(term, additions.docs, additions.scores, from, to)) {
+        this.rewriteTerm(term, gone, additions.docs, additions.scores, from, to);
+      }
       const after = this.termDocs[term].length;
-      if (before === 0 && after > 0) becameLive.push(this.termText[term]);
-      else if (before > 0 && after === 0) becameDead.push(this.termText[term]);
+      if ((before === 0) !== (after === 0)) this.dictionaryChanges.add(this.termText[term]);
+      if (before > 0 && after === 0) becameDead.push(this.termText[term]);
     }
     for (const text of becameDead) this.dropTerm(text);
-    this.updateDictionary(becameLive, becameDead);
     this.freeDocs.push(...freed);
   }
 
@@ -202,59 +253,90 @@ export class SearchIndex {
     this.freeTerms.push(id);
   }
 
-  /** A term's postings without `removed` and with `added` (doc, score pairs), still ordered by listing. */
-  private rewriteTerm(term: number, removed: number[], added: number[]): void {
-    const docs = this.termDocs[term];
-    const scores = this.termScores[term];
-    const gone = this.buffers.mark(removed);
-    const pairs: number[] = [];
-    for (let i = 0; i < added.length; i += 2) pairs.push(i);
-    pairs.sort((a, b) => added[a] - added[b]);
-    const outDocs = new Int32Array(docs.length - removed.length + pairs.length);
+  /**
+   * A term's postings without those of the listings `gone` says and with the batch's new ones for it
+   * (`docs`/`scores` from `from` to `to`, in listing order), still ordered by listing.
+   */
+  private rewriteTerm(term: number, gone: (doc: number) => boolean, docs: Int32Array, scores: Int32Array, from: number, to: number): void {
+    const oldDocs = this.termDocs[term];
+    const oldScores = this.termScores[term];
+    const outDocs = new Int32Array(oldDocs.length + to - from);
     const outScores = new Int32Array(outDocs.length);
     let n = 0;
-    let p = 0;
-    for (let i = 0; i < docs.length; i++) {
-      const doc = docs[i];
-      while (p < pairs.length && added[pairs[p]] < doc) {
-        outDocs[n] = added[pairs[p]];
-        outScores[n++] = added[pairs[p++] + 1];
+    let p = from;
+    for (let i = 0; i < oldDocs.length; i++) {
+      const doc = oldDocs[i];
+      while (p < to && docs[p] < doc) {
+        outDocs[n] = docs[p];
+        outScores[n++] = scores[p++];
       }
       if (gone(doc)) continue;
       outDocs[n] = doc;
-      outScores[n++] = scores[i];
+      outScores[n++] = oldScores[i];
     }
-    for (; p < pairs.length; p++) {
-      outDocs[n] = added[pairs[p]];
-      outScores[n++] = added[pairs[p] + 1];
+    for (; p < to; p++) {
+      outDocs[n] = docs[p];
+      outScores[n++] = scores[p];
     }
     this.termDocs[term] = n === outDocs.length ? outDocs : outDocs.slice(0, n);
     this.termScores[term] = n === outScores.length ? outScores : outScores.slice(0, n);
   }
 
-  private updateDictionary(added: string[], removed: string[]): void {
-    if (added.length + removed.length > this.sortedTerms.length / 8) {
-      // Many changes (the first load, a large batch): sorting once beats inserting one by one.
-      this.sortedTerms = [...this.termIds.keys()].filter((t) => this.termDocs[this.termIds.get(t)!].length > 0).sort(compareText);
-      return;
+  /**
+   * A term's postings with the batch's new ones for it appended, when they all come after its last (new
+   * listings get ever higher numbers): in place, in room kept at the end of the list, so loading a catalog
+   * batch by batch copies each list a few times rather than once a batch. False when they do not.
+   */
+  private appendTerm(term: number, docs: Int32Array, scores: Int32Array, from: number, to: number): boolean {
+    const oldDocs = this.termDocs[term];
+    const length = oldDocs.length;
+    if (length > 0 && docs[from] <= oldDocs[length - 1]) return false;
+    this.termDocs[term] = withRoom(oldDocs, length + to - from);
+    this.termScores[term] = withRoom(this.termScores[term], length + to - from);
+    this.termDocs[term].set(docs.subarray(from, to), length);
+    this.termScores[term].set(scores.subarray(from, to), length);
+    return true;
+  }
+
+  /**
+   * The sorted dictionary, with the terms that became live or dead since its last use put in or taken out:
+   * once per use rather than once per batch, so a catalog loaded in many batches sorts it once.
+   */
+  private dictionary(): string[] {
+    const changes = this.dictionaryChanges;
+    if (changes.size === 0) return this.sortedTerms;
+    const live = (text: string) => (this.termDocs[this.termIds.get(text) ?? -1]?.length ?? 0) > 0;
+    if (changes.size > 64) {
+      const kept = this.sortedTerms.filter((text) => !changes.has(text));
+      const added = [...changes].filter(live).sort(compareText);
+      this.sortedTerms = mergeSorted(kept, added, compareText);
+    } else {
+      for (const text of changes) {
+        const at = lowerBound(this.sortedTerms, text);
+        const present = this.sortedTerms[at] === text;
+        if (present && !live(text)) this.sortedTerms.splice(at, 1);
+        else if (!present && live(text)) this.sortedTerms.splice(at, 0, text);
+      }
     }
-    for (const text of removed) {
-      const at = lowerBound(this.sortedTerms, text);
-      if (this.sortedTerms[at] === text) this.sortedTerms.splice(at, 1);
-    }
-    for (const text of added) this.sortedTerms.splice(lowerBound(this.sortedTerms, text), 0, text);
+    changes.clear();
+    return this.sortedTerms;
   }
 
   /** Counts a listing in its category and records its popularity (apply places it in the browse order). */
   private list(doc: number): void {
-    const { listing } = this.docs[doc]!;
+    const { facts, names } = this.docs[doc]!;
     if (doc >= this.popularity.length) {
       const grown = new Int32Array(Math.max(doc + 1, this.popularity.length * 2));
       grown.set(this.popularity);
       this.popularity = grown;
     }
-    this.popularity[doc] = listing.popularity;
-    this.categoryCounts.set(listing.category, (this.categoryCounts.get(listing.category) ?? 0) + 1);
+    this.popularity[doc] = facts.popularity;
+    this.categoryCounts.set(facts.category, (this.categoryCounts.get(facts.category) ?? 0) + 1);
+    for (const key of names) {
+      let docs = this.names.get(key);
+      if (!docs) this.names.set(key, (docs = new Set()));
+      docs.add(doc);
+    }
   }
 
   /** Takes a listing out of its category's count and, unless the whole order is sorted again, out of the browse order. */
@@ -263,7 +345,13 @@ export class SearchIndex {
       const at = this.browsePosition(doc);
       if (this.browse[at] === doc) this.browse.splice(at, 1);
     }
-    const category = this.docs[doc]!.listing.category;
+    const { facts, names } = this.docs[doc]!;
+    for (const key of names) {
+      const docs = this.names.get(key);
+      docs?.delete(doc);
+      if (docs?.size === 0) this.names.delete(key);
+    }
+    const category = facts.category;
     const count = (this.categoryCounts.get(category) ?? 1) - 1;
     if (count > 0) this.categoryCounts.set(category, count);
     else this.categoryCounts.delete(category);
@@ -286,7 +374,7 @@ export class SearchIndex {
     const pa = this.popularity[a];
     const pb = this.popularity[b];
     if (pa !== pb) return pb - pa;
-    return compareText(this.docs[a]!.listing.slug, this.docs[b]!.listing.slug);
+    return compareText(this.docs[a]!.facts.slug, this.docs[b]!.facts.slug);
   }
 
   /**
@@ -318,7 +406,7 @@ export class SearchIndex {
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
       const doc = this.browse[mid];
-      const before = this.popularity[doc] > popularity || (this.popularity[doc] === popularity && compareText(this.docs[doc]!.listing.slug, slug) <= 0);
+      const before = this.popularity[doc] > popularity || (this.popularity[doc] === popularity && compareText(this.docs[doc]!.facts.slug, slug) <= 0);
       if (before) lo = mid + 1;
       else hi = mid;
     }
@@ -330,12 +418,13 @@ export class SearchIndex {
    * README's Search section), and the page from `offset`.
    */
   search(request: SearchRequest, filter: ListingFilter | null, offset = 0): SearchAnswer {
-    const plan = request.clauses.map((clause) => clause.alts.map((alt) => alt.terms.map((spec) => this.expand(spec, request))));
+    const corrections = { left: MAX_CORRECTED };
+    const plan = request.clauses.map((clause) => clause.alts.map((alt) => alt.terms.map((spec) => this.expand(spec, request, corrections))));
     const notes = plan.map((alts) => alts.map((specs) => specs.map(noteOf)));
     const rows = this.score(request, plan, filter);
     const page = this.rank(rows, request.tolerance, offset, request.limit);
     const hits = page.map(({ doc, score }) => ({
-      slug: this.docs[doc]!.listing.slug,
+      slug: this.docs[doc]!.facts.slug,
       score: score.toFixed(3),
       mask: this.maskOf(doc, plan),
       summary: this.docs[doc]!.summary,
@@ -344,7 +433,7 @@ export class SearchIndex {
   }
 
   /** Every index term a query term matches as: itself, completions while it is typed, corrections of typos. */
-  private expand(spec: TermSpec, request: SearchRequest): Spec {
+  private expand(spec: TermSpec, request: SearchRequest, corrections: { left: number }): Spec {
     const live = this.size;
     const idfOf = (n: number) => Math.log(1 + (live - n + 0.5) / (n + 0.5));
     const postingsOf = (text: string) => {
@@ -363,15 +452,16 @@ export class SearchIndex {
       // completion ("apiv3") cannot outrank the word the user typed ("api").
       const damp = exactPostings > 0 ? 0.5 : 1;
       const idf = exactPostings > 0 ? idfOf(exactPostings) : undefined;
-      const start = lowerBound(this.sortedTerms, spec.t);
-      for (let i = start; i < start + PREFIX_COMPLETIONS && i < this.sortedTerms.length; i++) {
-        const text = this.sortedTerms[i];
+      const terms = this.dictionary();
+      const start = lowerBound(terms, spec.t);
+      for (let i = start; i < start + PREFIX_COMPLETIONS && i < terms.length; i++) {
+        const text = terms[i];
         if (!text.startsWith(spec.t)) break;
         if (text !== spec.t) add(text, 'prefix', (request.pq * damp * spec.t.length) / text.length, idf);
       }
     }
-    if (spec.f > 0 && exactPostings === 0) {
-      for (const { term, edits } of termsWithinEdits(this.sortedTerms, spec.t, spec.f)) {
+    if (spec.f > 0 && exactPostings === 0 && corrections.left-- > 0) {
+      for (const { term, edits } of termsWithinEdits(this.dictionary(), spec.t, spec.f)) {
         if (!expansions.some((e) => e.text === term)) add(term, 'fuzzy', request.fq[edits]);
       }
     }
@@ -426,6 +516,17 @@ export class SearchIndex {
         b.rowMatched[doc]++;
       }
     });
+    // A query that is exactly a listing's name, slug or alias (`chatgpt`, `通义千问`) puts that listing first.
+    for (const doc of (request.nameKey && this.names.get(request.nameKey)) || []) {
+      if (filter && !filter(doc)) continue;
+      if (b.rowStamp[doc] !== query) {
+        b.rowStamp[doc] = query;
+        b.rowScore[doc] = 0;
+        b.rowMatched[doc] = 0;
+        rowDocs.push(doc);
+      }
+      b.rowMatched[doc] += NAMED;
+    }
     return { docs: rowDocs, score: b.rowScore, matched: b.rowMatched };
   }
 
@@ -473,16 +574,27 @@ export class SearchIndex {
       const cut = matched * 1e6 + floorOf(kth - matched * 1e6, tolerance) - 1e-6;
       kept = kept.filter((doc) => key(doc) >= cut);
     }
-    const slugOf = (doc: number) => this.docs[doc]!.listing.slug;
-    kept.sort((a, b) => rows.matched[b] - rows.matched[a] || rows.score[b] - rows.score[a] || compareText(slugOf(a), slugOf(b)));
+    const slugOf = (doc: number) => this.docs[doc]!.facts.slug;
+    // Groups are found by scanning, not by sorting every row: the best row left leads, and every row left
+    // that matches as many clauses and scores at least its floor joins it. A page usually fills from one
+    // or two groups, and of a large group only the members popular enough for the places left are ordered.
     const page: Array<{ doc: number; score: number }> = [];
-    for (let start = 0; start < kept.length && page.length < wanted; ) {
-      const lead = kept[start];
+    let rest = kept;
+    while (rest.length > 0 && page.length < wanted) {
+      let lead = rest[0];
+      for (let i = 1; i < rest.length; i++) {
+        const doc = rest[i];
+        const better = rows.matched[doc] - rows.matched[lead] || rows.score[doc] - rows.score[lead] || compareText(slugOf(lead), slugOf(doc));
+        if (better > 0) lead = doc;
+      }
       const floor = floorOf(rows.score[lead], tolerance);
-      let end = start + 1;
-      while (end < kept.length && rows.matched[kept[end]] === rows.matched[lead] && rows.score[kept[end]] >= floor) end++;
-      let group = kept.slice(start, end);
-      start = end;
+      let group: number[] = [];
+      const others: number[] = [];
+      for (const doc of rest) {
+        if (doc === lead || (rows.matched[doc] === rows.matched[lead] && rows.score[doc] >= floor)) group.push(doc);
+        else others.push(doc);
+      }
+      rest = others;
       const places = wanted - page.length;
       if (group.length > 2 * places) group = this.mostPopular(group, places);
       group.sort((a, b) => this.popularity[b] - this.popularity[a] || rows.score[b] - rows.score[a] || compareText(slugOf(a), slugOf(b)));
@@ -534,6 +646,77 @@ interface Rows {
 }
 
 const EMPTY = new Int32Array(0);
+
+/**
+ * `list` lengthened to `length`: in the same memory when it has the room, else copied into new memory with
+ * half as much again to spare (none for a list that was empty: most terms are rare and never grow).
+ */
+function withRoom(list: Int32Array, length: number): Int32Array {
+  if (list.byteOffset === 0 && list.buffer.byteLength >= length * 4) return new Int32Array(list.buffer, 0, length);
+  const room = list.length === 0 ? length : length + (length >> 1);
+  const grown = new Int32Array(new ArrayBuffer(room * 4), 0, length);
+  grown.set(list);
+  return grown;
+}
+
+/** What the index keeps of a listing it is given (see HeldListing). */
+function held({ listing, summary }: IndexedListing): HeldListing {
+  const { slug, category, popularity, freeTier, openaiCompatible, authType, contextTokens, sdkLanguages } = listing;
+  return {
+    facts: { slug, category, popularity, freeTier, openaiCompatible, authType, contextTokens, sdkLanguages },
+    summary,
+    // The name keys it answers to: its name, Chinese name, slug and aliases.
+    names: [...new Set([listing.name, listing.nameCn, slug, ...(listing.aliases ?? [])].map(nameKey).filter(Boolean))],
+  };
+}
+
+/**
+ * A batch's new postings, given as (term, listing, score) triples, grouped by term in the order of `terms`
+ * (each group in listing order): the group of terms[k] is docs/scores from starts[k] to starts[k + 1].
+ */
+function groupByTerm(triples: number[], terms: number[]): { docs: Int32Array; scores: Int32Array; starts: Int32Array } {
+  let highest = 0;
+  for (const term of terms) if (term > highest) highest = term;
+  const slot = new Int32Array(highest + 1);
+  terms.forEach((term, k) => (slot[term] = k));
+  const starts = new Int32Array(terms.length + 1);
+  for (let i = 0; i < triples.length; i += 3) starts[slot[triples[i]] + 1]++;
+  for (let k = 0; k < terms.length; k++) starts[k + 1] += starts[k];
+  const fill = starts.slice(0, terms.length);
+  const docs = new Int32Array(triples.length / 3);
+  const scores = new Int32Array(docs.length);
+  let ordered = true;
+  for (let i = 0; i < triples.length; i += 3) {
+    const k = slot[triples[i]];
+    const at = fill[k]++;
+    docs[at] = triples[i + 1];
+    scores[at] = triples[i + 2];
+    if (at > starts[k] && docs[at - 1] > docs[at]) ordered = false;
+  }
+  // New listings get new numbers in order, so groups usually come sorted; a reused number may not.
+  if (!ordered) {
+    for (let k = 0; k < terms.length; k++) {
+      const order = Array.from({ length: starts[k + 1] - starts[k] }, (_, i) => starts[k] + i).sort((a, b) => docs[a] - docs[b]);
+      const d = order.map((i) => docs[i]);
+      const sc = order.map((i) => scores[i]);
+      docs.set(d, starts[k]);
+      scores.set(sc, starts[k]);
+    }
+  }
+  return { docs, scores, starts };
+}
+
+/** Two sorted lists as one sorted list. */
+function mergeSorted<T>(a: readonly T[], b: readonly T[], compare: (x: T, y: T) => number): T[] {
+  const out = new Array<T>(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let k = 0;
+  while (i < a.length && j < b.length) out[k++] = compare(a[i], b[j]) <= 0 ? a[i++] : b[j++];
+  while (i < a.length) out[k++] = a[i++];
+  while (j < b.length) out[k++] = b[j++];
+  return out;
+}
 
 /** The lowest score that still ties with `score`. */
 function floorOf(score: number, tolerance: number): number {
@@ -617,6 +800,29 @@ class ScoreBuffers {
       this.epoch = 0;
     }
     return ++this.epoch;
+  }
+
+  private termStamp = new Uint32Array(0);
+  private termEpoch = 0;
+
+  /** A function that says true the first time it is given each term (numbers below `size`) in this batch. */
+  termMarker(size: number): (term: number) => boolean {
+    if (this.termStamp.length < size + 1024) {
+      const grown = new Uint32Array(Math.max(size + 1024, this.termStamp.length * 2));
+      grown.set(this.termStamp);
+      this.termStamp = grown;
+    }
+    const epoch = ++this.termEpoch;
+    return (term) => {
+      if (term >= this.termStamp.length) {
+        const grown = new Uint32Array(Math.max(term + 1024, this.termStamp.length * 2));
+        grown.set(this.termStamp);
+        this.termStamp = grown;
+      }
+      if (this.termStamp[term] === epoch) return false;
+      this.termStamp[term] = epoch;
+      return true;
+    };
   }
 
   /** A test for membership of `docs`, valid until the next call of next() or mark(). */

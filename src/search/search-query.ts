@@ -1,6 +1,6 @@
 import type { SearchNotes } from './search-index';
 import synonymData from './synonyms.json';
-import { bigrams, hanWords, normalize, stem, STOP_WORDS } from './tokenizer';
+import { bigrams, hanWords, nameKey, normalize, stem, STOP_WORDS } from './tokenizer';
 
 /** One term to look up: exact, or also as a prefix (p = 1), or within f edits when it is not indexed. */
 export interface TermSpec {
@@ -14,6 +14,12 @@ export interface Alternative {
   /** The phrase this alternative stands for, as shown in the response's interpretation. */
   phrase: string;
   terms: TermSpec[];
+  /**
+   * How it reads the query, for the interpretation: another phrase of a synonym group, a long Chinese word
+   * through its bigrams, words typed apart as one (`open ai` as openai), or one word as two (`blackforest`
+   * as black forest). Absent: the words as typed.
+   */
+  via?: 'synonym' | 'bigrams' | 'joined' | 'split';
 }
 /** One concept of the query (a word, or a phrase with its synonyms); a listing matches it through its best alternative. */
 export interface Clause {
@@ -22,13 +28,29 @@ export interface Clause {
   alts: Alternative[];
 }
 
+/** A fact the query asked for in words (`free`, `openai compatible`): applied as the filter of that name. */
+export interface QueryFacet {
+  input: string;
+  filter: 'freeTier' | 'openaiCompatible';
+}
+
 export interface SearchRequest {
   clauses: Clause[];
+  /** Facts asked for in words (see QueryFacet). */
+  facets: QueryFacet[];
+  /** The whole query as a name key (see aliasKey): a listing whose name, slug or alias it is comes first. */
+  nameKey: string | null;
   limit: number;
   k1: number;
   pq: number;
   fq: [number, number, number];
   tolerance: number;
+}
+
+/** What the index tells the query builder: which words it holds (to join or split words as typed). */
+export interface Lexicon {
+  has(term: string): boolean;
+  hasPrefix(prefix: string): boolean;
 }
 
 /**
@@ -41,8 +63,24 @@ export const RANKING = { k1: 4, prefixQuality: 0.75, fuzzyQuality: [1, 0.6, 0.4]
 const SYNONYM_WEIGHT = 0.9;
 /** Weight of matching a long Chinese word through its character bigrams. */
 const BIGRAM_WEIGHT = 0.9;
+/** Weight of words typed apart matched as one (`eleven labs` as elevenlabs), and of one word as two. */
+const JOINED_WEIGHT = 0.9;
+const SPLIT_WEIGHT = 0.9;
+/** A word is tried split only from this length, into parts of at least this length. */
+const SPLIT_FROM = 6;
+const SPLIT_PART = 3;
 
 const MAX_CORRECTED_LENGTH = 24;
+/**
+ * The bound on the work of one search: a query is read up to its first MAX_CLAUSES distinct parts, and
+ * typos are looked for in its first MAX_CORRECTED words that the index does not hold (each look-up walks
+ * the dictionary; see SearchIndex). A 200-character query of distinct words took 38 ms over 10,127
+ * listings before; an agent's question has a handful of parts.
+ */
+export const MAX_CLAUSES = 12;
+export const MAX_CORRECTED = 4;
+/** Chinese function words that say nothing of the topic (的 in 便宜的大模型): not searched for. */
+const HAN_STOP_WORDS = new Set(['的', '地', '得', '了', '和', '与', '及', '或', '是', '在', '有', '用', '把', '被', '个', '吗', '呢', '吧', '一个', '哪些', '什么', '怎么']);
 
 /** Edits tolerated in a Latin term of this length: none below 4 characters, one from 4, two from 8 (up to 24). */
 export function allowedEdits(term: string): 0 | 1 | 2 {
@@ -51,19 +89,29 @@ export function allowedEdits(term: string): 0 | 1 | 2 {
   return term.length >= 8 ? 2 : term.length >= 4 ? 1 : 0;
 }
 
-/** A query or phrase as a sequence: Latin words (stemmed, stop words kept and marked) and single Han characters. */
+/**
+ * A query or phrase as a sequence: Latin words (stemmed, stop words kept and marked, `raw` as typed) and
+ * single Han characters; `attached` when a punctuation mark, not a space, separates it from the one before.
+ */
 interface Token {
   text: string;
+  raw: string;
   han: boolean;
   stop: boolean;
+  attached: boolean;
 }
 
 function tokens(text: string): Token[] {
   const out: Token[] = [];
+  let end = -1;
+  const normalized = normalize(text);
   // Latin words stop at a Chinese character: "GPU云" is "gpu" then "云".
-  for (const m of normalize(text).matchAll(/(\p{Script=Han})|((?:(?!\p{Script=Han})[\p{L}\p{N}])+)/gu)) {
-    if (m[1]) out.push({ text: m[1], han: true, stop: false });
-    else out.push({ text: stem(m[2]), han: false, stop: STOP_WORDS.has(m[2]) });
+  for (const m of normalized.matchAll(/(\p{Script=Han})|((?:(?!\p{Script=Han})[\p{L}\p{N}])+)/gu)) {
+    const between = end < 0 ? ' ' : normalized.slice(end, m.index);
+    const attached = between.length > 0 && !/\s/.test(between) && /^[-.·・_]+$/.test(between);
+    end = m.index + m[0].length;
+    if (m[1]) out.push({ text: m[1], raw: m[1], han: true, stop: false, attached: false });
+    else out.push({ text: stem(m[2]), raw: m[2], han: false, stop: STOP_WORDS.has(m[2]), attached });
   }
   return out;
 }
@@ -93,26 +141,47 @@ interface SynonymPhrase {
   group: number;
 }
 
+/** Phrases found by longest match on tokens, indexed by their first token. */
+class PhraseTable<T extends { tokens: Token[] }> {
+  private readonly byFirst = new Map<string, T[]>();
+
+  constructor(phrases: T[]) {
+    for (const phrase of phrases) {
+      if (phrase.tokens.length === 0) continue;
+      const list = this.byFirst.get(phrase.tokens[0].text) ?? [];
+      list.push(phrase);
+      list.sort((a, b) => b.tokens.length - a.tokens.length);
+      this.byFirst.set(phrase.tokens[0].text, list);
+    }
+  }
+
+  /** The longest phrase that starts at `start`, or null. */
+  at(query: Token[], start: number): T | null {
+    for (const candidate of this.byFirst.get(query[start].text) ?? []) {
+      const n = candidate.tokens.length;
+      if (start + n <= query.length && candidate.tokens.every((t, i) => query[start + i].text === t.text)) return candidate;
+    }
+    return null;
+  }
+}
+
 const GROUPS: SynonymPhrase[][] = synonymData.groups.map((phrases, group) =>
   phrases.map((phrase) => ({ phrase, tokens: tokens(phrase), group })),
 );
-/** Synonym phrases by their first token, longest first, for longest-match scanning. */
-const PHRASES_BY_FIRST = new Map<string, SynonymPhrase[]>();
-for (const phrase of GROUPS.flat()) {
-  if (phrase.tokens.length === 0) continue;
-  const list = PHRASES_BY_FIRST.get(phrase.tokens[0].text) ?? [];
-  list.push(phrase);
-  list.sort((a, b) => b.tokens.length - a.tokens.length);
-  PHRASES_BY_FIRST.set(phrase.tokens[0].text, list);
-}
+const SYNONYMS = new PhraseTable(GROUPS.flat());
 
-function phraseAt(query: Token[], start: number): SynonymPhrase | null {
-  for (const candidate of PHRASES_BY_FIRST.get(query[start].text) ?? []) {
-    const n = candidate.tokens.length;
-    if (start + n <= query.length && candidate.tokens.every((t, i) => query[start + i].text === t.text)) return candidate;
-  }
-  return null;
-}
+/**
+ * Words that ask for a fact rather than name a topic: read as the filter of that name (a listing without the
+ * fact is not what was asked for), not searched as text.
+ */
+const FACET_WORDS: Array<{ phrase: string; filter: QueryFacet['filter'] }> = [
+  ...['free', 'free tier', 'free plan', 'for free', 'free of charge', '免费', '免费额度', '免费套餐'].map((phrase) => ({ phrase, filter: 'freeTier' as const })),
+  ...['openai compatible', 'openai-compatible', 'openai api compatible', 'compatible with openai', '兼容 openai', 'openai 兼容'].map((phrase) => ({
+    phrase,
+    filter: 'openaiCompatible' as const,
+  })),
+];
+const FACETS = new PhraseTable(FACET_WORDS.map((facet) => ({ ...facet, tokens: tokens(facet.phrase) })));
 
 function synonymClause(typed: SynonymPhrase): Clause {
   const alts: Alternative[] = [];
@@ -123,40 +192,74 @@ function synonymClause(typed: SynonymPhrase): Clause {
     const key = JSON.stringify(terms);
     if (terms.length === 0 || seen.has(key)) continue;
     seen.add(key);
-    alts.push({ w: key === typedKey ? 1 : SYNONYM_WEIGHT, phrase: phrase.phrase, terms });
+    const typedIt = key === typedKey;
+    alts.push({ w: typedIt ? 1 : SYNONYM_WEIGHT, phrase: phrase.phrase, terms, ...(typedIt ? {} : { via: 'synonym' as const }) });
   }
   alts.sort((a, b) => b.w - a.w);
   return { label: typed.phrase, synonyms: true, alts };
 }
 
-function wordClause(word: string, prefix: boolean): Clause {
-  return { label: word, synonyms: false, alts: [{ w: 1, phrase: word, terms: [{ t: word, p: prefix ? 1 : 0, f: allowedEdits(word) }] }] };
+function wordClause(token: Token, prefix: boolean, lexicon: Lexicon | null): Clause {
+  const word = token.text;
+  const alts: Alternative[] = [{ w: 1, phrase: word, terms: [{ t: word, p: prefix ? 1 : 0, f: allowedEdits(word) }] }];
+  if (lexicon && !lexicon.has(word)) alts.push(...splits(token.raw, lexicon));
+  return { label: word, synonyms: false, alts };
+}
+
+/**
+ * A word that the index does not hold but whose two halves it does (`blackforest`, `huggingface`): up to
+ * two splits, the most even first, each matched as both words.
+ */
+function splits(raw: string, lexicon: Lexicon): Alternative[] {
+  if (raw.length < SPLIT_FROM || !/^[a-z]+$/.test(raw)) return [];
+  const found: Alternative[] = [];
+  for (let k = SPLIT_PART; k <= raw.length - SPLIT_PART; k++) {
+    const [a, b] = [stem(raw.slice(0, k)), stem(raw.slice(k))];
+    if (lexicon.has(a) && lexicon.has(b)) {
+      found.push({ w: SPLIT_WEIGHT, phrase: `${raw.slice(0, k)} ${raw.slice(k)}`, terms: [a, b].map((t) => ({ t, p: 0, f: 0 }) as TermSpec), via: 'split' });
+    }
+  }
+  const evenness = (alt: Alternative) => -Math.abs(alt.phrase.indexOf(' ') * 2 - raw.length);
+  return found.sort((x, y) => evenness(y) - evenness(x)).slice(0, 2);
 }
 
 function hanClause(word: string): Clause {
   const chars = [...word];
   const alts: Alternative[] = [{ w: 1, phrase: word, terms: [{ t: word, p: 0, f: 0 }] }];
-  if (chars.length > 2) alts.push({ w: BIGRAM_WEIGHT, phrase: word, terms: bigrams(word).map((t) => ({ t, p: 0, f: 0 }) as TermSpec) });
+  if (chars.length > 2) alts.push({ w: BIGRAM_WEIGHT, phrase: word, terms: bigrams(word).map((t) => ({ t, p: 0, f: 0 }) as TermSpec), via: 'bigrams' });
   return { label: word, synonyms: false, alts };
 }
 
 /**
- * Turns `q` into clauses. Synonym phrases are found first (longest match, English or Chinese); every other
- * English word is a clause of its own (the word being typed, last and not followed by a space, also
- * matches as a prefix; typos are tolerated by length); other Chinese text is cut into words by
- * Intl.Segmenter, each a clause matched as a word or through its character bigrams.
+ * Turns `q` into clauses and facets. Words that ask for a fact (`free`, `openai compatible`) become facets.
+ * Synonym phrases are found next (longest match, English or Chinese). With a lexicon, words typed apart
+ * that the index holds as one word may also be met by that word (`open ai` as openai, `dall-e` as dalle),
+ * and a word it does not hold is also tried as two it does (`blackforest` as black forest). Every other English word is a clause of its own (the word
+ * being typed, last and not followed by a space, also matches as a prefix; typos are tolerated by length);
+ * other Chinese text is cut into words by Intl.Segmenter, each a clause matched as a word or through its
+ * character bigrams.
  */
-export function buildClauses(q: string): Clause[] {
+export function buildClauses(q: string, lexicon: Lexicon | null = null): { clauses: Clause[]; facets: QueryFacet[] } {
   const query = tokens(q);
   const open = /[\p{L}\p{N}]$/u.test(q) && !/\p{Script=Han}$/u.test(q);
   const clauses: Clause[] = [];
+  const facets: QueryFacet[] = [];
   let han = '';
   const flushHan = () => {
-    for (const word of han ? hanWords(han) : []) clauses.push(hanClause(word));
+    for (const word of han ? hanWords(han) : []) if (!HAN_STOP_WORDS.has(word)) clauses.push(hanClause(word));
     han = '';
   };
   for (let i = 0; i < query.length; ) {
-    const phrase = phraseAt(query, i);
+    const facet = FACETS.at(query, i);
+    const next = facet ? query[i + facet.tokens.length] : undefined;
+    // ("free-form" is a word of its own, not a price)
+    if (facet && !(next && next.attached) && !query[i].attached) {
+      flushHan();
+      if (!facets.some((f) => f.filter === facet.filter)) facets.push({ input: facet.phrase, filter: facet.filter });
+      i += facet.tokens.length;
+      continue;
+    }
+    const phrase = SYNONYMS.at(query, i);
     if (phrase) {
       flushHan();
       clauses.push(synonymClause(phrase));
@@ -164,20 +267,67 @@ export function buildClauses(q: string): Clause[] {
       continue;
     }
     const token = query[i];
-    if (token.han) han += token.text;
-    else {
-      flushHan();
-      if (!token.stop) clauses.push(wordClause(token.text, open && i === query.length - 1 && token.text.length >= 2));
+    if (token.han) {
+      han += token.text;
+      i++;
+      continue;
     }
-    i++;
+    flushHan();
+    if (token.stop) {
+      i++;
+      continue;
+    }
+    // Words typed apart that the index holds as one (`open ai`, `eleven labs`, `dall-e`, `gpt-4o`): each word
+    // stays a clause of its own (a listing with some of them still matches some), and each may also be met
+    // by the word they make, a little below the words as typed.
+    const span = lexicon ? joinableSpan(query, i, open, lexicon) : null;
+    const end = span?.end ?? i + 1;
+    for (let k = i; k < end; k++) {
+      if (query[k].stop) continue;
+      const clause = wordClause(query[k], open && k === query.length - 1 && query[k].text.length >= 2, lexicon);
+      if (span) clause.alts.push({ w: JOINED_WEIGHT, phrase: span.joined, terms: [{ t: span.joined, p: open && end === query.length ? 1 : 0, f: 0 }], via: 'joined' });
+      clauses.push(clause);
+    }
+    i = end;
   }
   flushHan();
-  return clauses;
+  return { clauses, facets };
 }
 
-export function buildSearchRequest(q: string | null, limit: number): SearchRequest {
+/**
+ * Where words from `start` make one word the index holds: a run written with punctuation inside (dall-e,
+ * gpt-4o, text-embedding-3), else this word and the next (open ai). The last word of the query, while it
+ * is being typed, may make the start of one (eleven la).
+ */
+function joinableSpan(query: Token[], start: number, open: boolean, lexicon: Lexicon): { end: number; joined: string } | null {
+  const knows = (joined: string, end: number) => lexicon.has(joined) || (open && end === query.length && joined.length >= 4 && lexicon.hasPrefix(joined));
+  let end = start + 1;
+  while (end < query.length && query[end].attached && !query[end].han) end++;
+  if (end > start + 1) {
+    const joined = query.slice(start, end).map((t) => t.raw).join('');
+    return knows(joined, end) ? { end, joined } : null;
+  }
+  const second = query[start + 1];
+  if (!second || second.han || second.stop || second.attached) return null;
+  const joined = query[start].raw + second.raw;
+  return knows(joined, start + 2) ? { end: start + 2, joined } : null;
+}
+
+export function buildSearchRequest(q: string | null, limit: number, lexicon: Lexicon | null = null): SearchRequest {
+  const { clauses, facets } = q ? buildClauses(q, lexicon) : { clauses: [], facets: [] };
+  return { ...searchRequestOf(bounded(clauses), facets, limit), nameKey: q ? nameKey(q) || null : null };
+}
+
+/** The clauses a search runs: repeats dropped, the first MAX_CLAUSES kept. */
+function bounded(clauses: Clause[]): Clause[] {
+  const seen = new Set<string>();
+  return clauses.filter((clause) => !seen.has(clause.label) && seen.add(clause.label)).slice(0, MAX_CLAUSES);
+}
+
+function searchRequestOf(clauses: Clause[], facets: QueryFacet[], limit: number): Omit<SearchRequest, 'nameKey'> {
   return {
-    clauses: q ? buildClauses(q) : [],
+    clauses,
+    facets,
     limit,
     k1: RANKING.k1,
     pq: RANKING.prefixQuality,
@@ -191,34 +341,36 @@ export interface ClauseInterpretation {
   input: string;
   /** What it matched in the index: the words, their corrections or completions, or the synonym phrases. */
   matchedAs: string[];
-  via: Array<'exact' | 'prefix' | 'typo' | 'synonym' | 'bigrams'>;
+  via: Array<'exact' | 'prefix' | 'typo' | 'synonym' | 'bigrams' | 'joined' | 'split' | 'filter'>;
 }
 
-/** Reads the search's per-term notes (see SearchIndex.search) into one interpretation per clause. */
-export function interpret(clauses: Clause[], notes: SearchNotes): ClauseInterpretation[] {
-  return clauses.map((clause, c) => {
+/** Reads the search's per-term notes (see SearchIndex.search) into one interpretation per clause, then the facets. */
+export function interpret(clauses: Clause[], notes: SearchNotes, facets: QueryFacet[] = []): ClauseInterpretation[] {
+  const parts = clauses.map((clause, c) => {
     const matchedAs = new Set<string>();
     const via = new Set<ClauseInterpretation['via'][number]>();
     clause.alts.forEach((alt, a) => {
       const altNotes = notes[c]?.[a] ?? [];
       const allMatched = alt.terms.length > 0 && alt.terms.every((_, t) => Object.keys(altNotes[t] ?? {}).length > 0);
       if (!allMatched) return;
+      if (alt.via) {
+        matchedAs.add(alt.phrase);
+        via.add(alt.via);
+        return;
+      }
       if (clause.synonyms) {
         matchedAs.add(alt.phrase);
-        if (alt.w < 1) via.add('synonym');
-        else via.add('exact');
+        via.add('exact');
         return;
       }
-      if (a > 0) {
-        matchedAs.add(alt.phrase);
-        via.add('bigrams');
-        return;
-      }
-      const note = altNotes[0] ?? {};
-      for (const term of note.exact ?? []) (matchedAs.add(term), via.add('exact'));
-      for (const term of note.prefix ?? []) (matchedAs.add(term), via.add('prefix'));
-      for (const term of note.fuzzy ?? []) (matchedAs.add(term), via.add('typo'));
+      alt.terms.forEach((_, t) => {
+        const note = altNotes[t] ?? {};
+        for (const term of note.exact ?? []) (matchedAs.add(term), via.add('exact'));
+        for (const term of note.prefix ?? []) (matchedAs.add(term), via.add('prefix'));
+        for (const term of note.fuzzy ?? []) (matchedAs.add(term), via.add('typo'));
+      });
     });
     return { input: clause.label, matchedAs: [...matchedAs], via: [...via] };
   });
+  return [...parts, ...facets.map((facet) => ({ input: facet.input, matchedAs: [`${facet.filter}=true`], via: ['filter' as const] }))];
 }

@@ -1,4 +1,4 @@
-import { bigrams, hanWords, indexTerms, latinTerms, stem } from './tokenizer';
+import { bigrams, hanWords, indexTerms, joinedTerms, latinTerms, stem } from './tokenizer';
 import { buildClauses, allowedEdits } from './search-query';
 import { termsWithinEdits } from './typo-terms';
 
@@ -26,11 +26,11 @@ describe('tokenizer', () => {
 
 describe('query clauses', () => {
   it('makes one clause per word, the last typed word also a prefix', () => {
-    const clauses = buildClauses('vector datab');
+    const clauses = buildClauses('vector datab').clauses;
     expect(clauses.map((c) => c.label)).toEqual(['vector', 'datab']);
     expect(clauses[0].alts[0].terms[0].p).toBe(0);
     expect(clauses[1].alts[0].terms[0].p).toBe(1);
-    expect(buildClauses('vector ')[0].alts[0].terms[0].p).toBe(0);
+    expect(buildClauses('vector ').clauses[0].alts[0].terms[0].p).toBe(0);
   });
 
   it('tolerates one edit from 4 characters and two from 8', () => {
@@ -41,22 +41,22 @@ describe('query clauses', () => {
   });
 
   it('makes one clause per Chinese word of the segmenter, a long word also matching by bigrams', () => {
-    expect(buildClauses('代码生成').map((c) => c.label)).toEqual(['代码', '生成']);
-    const [context] = buildClauses('长上下文').slice(1);
+    expect(buildClauses('代码生成').clauses.map((c) => c.label)).toEqual(['代码', '生成']);
+    const [context] = buildClauses('长上下文').clauses.slice(1);
     expect(context.alts.map((a) => a.terms.map((t) => t.t))).toEqual([['上下文'], ['上下', '下文']]);
-    expect(buildClauses('OpenAI 语音').map((c) => c.label)).toEqual(['openai', '语音']);
+    expect(buildClauses('OpenAI 语音').clauses.map((c) => c.label)).toEqual(['openai', '语音']);
   });
 
   it('turns a synonym phrase into one clause with every phrase of its group', () => {
-    const [clause] = buildClauses('text to speech');
+    const [clause] = buildClauses('text to speech').clauses;
     expect(clause.synonyms).toBe(true);
     const phrases = clause.alts.map((a) => a.phrase);
     expect(phrases[0]).toBe('text to speech');
     expect(phrases).toEqual(expect.arrayContaining(['tts', 'speech synthesis', '语音合成']));
     expect(clause.alts[0].terms.map((t) => t.t)).toEqual(['text', 'speech']);
     expect(clause.alts.find((a) => a.phrase === '语音合成')!.terms.map((t) => t.t)).toEqual(['语音', '音合', '合成']);
-    expect(buildClauses('向量数据库')).toHaveLength(1);
-    expect(buildClauses('best vector database')[1].label).toBe('vector database');
+    expect(buildClauses('向量数据库').clauses).toHaveLength(1);
+    expect(buildClauses('best vector database').clauses[1].label).toBe('vector database');
   });
 
   it('finds the index terms within one or two edits of a word (insert, delete, substitute, swap)', () => {
@@ -115,5 +115,23 @@ describe('tokenizer on ASCII text', () => {
       expect(indexTerms(text)).toEqual(indexTerms(`${text}\u00a0`));
       expect(latinTerms(text)).toEqual(latinTerms(`\u00a0${text}`));
     }
+  });
+});
+
+describe('joined forms of punctuated names', () => {
+  it('are the runs of pieces joined by - . _ or a middle dot, with no space, in ASCII and Unicode text alike', () => {
+    const samples = [
+      'Use gpt-4o or text-embedding-3-small, e.g. DALL-E; see api.openai.com/v1 and max_tokens.',
+      'Hugging-Face models; v1.2 ships 3.5 and a-b-; -x; y. z',
+      'Mistral-Large 2.1 — le-chat, semi-colon; trailing-',
+    ];
+    for (const text of samples) {
+      // A non-ASCII character elsewhere sends the text down the Unicode path; the runs must not change.
+      expect(joinedTerms(text)).toEqual(joinedTerms(`${text} é`));
+    }
+    expect(joinedTerms(samples[0])).toEqual(['gpt4o', 'textembedding3small', 'eg', 'dalle', 'apiopenaicom', 'maxtokens']);
+    expect(joinedTerms('DALL·E 3 and Qwen3-Max 通义-千问')).toEqual(['dalle', 'qwen3max']);
+    expect(joinedTerms('a '.repeat(3) + 'x'.repeat(20) + '-' + 'y'.repeat(20))).toEqual([]); // longer than a name
+    expect(joinedTerms('3.5-7')).toEqual([]); // numbers only
   });
 });

@@ -15,11 +15,13 @@ export const STOP_WORDS = new Set(
 
 const segmenter = new Intl.Segmenter('zh', { granularity: 'word' });
 
-/** Bump when the terms produced for a text change: read models built with another version are rebuilt. */
-export const TOKENIZER_VERSION = 2;
-
 export function normalize(text: string): string {
   return text.normalize('NFKC').toLowerCase();
+}
+
+/** Letters and digits of a name, lowercased: how names, slugs, aliases and whole queries are compared. */
+export function nameKey(value: string): string {
+  return normalize(value).replace(/[^\p{L}\p{N}]+/gu, '');
 }
 
 /** Light English stemming: plural endings only, so prefixes and typos stay predictable. */
@@ -79,6 +81,11 @@ function latinWords(normalized: string, ascii: boolean): string[] {
   return terms;
 }
 
+/** Whether a text may hold a punctuated run (a quick test before the pattern). */
+function hasJoinable(normalized: string): boolean {
+  return /[\p{L}\p{N}][-.·・_][\p{L}\p{N}]/u.test(normalized);
+}
+
 /** Words of a Han run as Intl.Segmenter cuts them (cached: the segmenter is slow, and runs repeat a lot). */
 export function hanWords(run: string): string[] {
   const cached = segmentCache.get(run);
@@ -102,7 +109,68 @@ export function bigrams(run: string): string[] {
 }
 
 /**
- * Every index term of a text, with repeats (the count is the term frequency). Chinese gives its
+ * Words written with punctuation inside (DALL·E, gpt-4o, text-embedding-3, Hugging-Face): the pieces, joined
+ * by a hyphen, dot, middle dot or underscore with no space (not an apostrophe: "OpenAI's" is a possessive).
+ * Their pieces are indexed as words already; the run is indexed joined too (dalle, gpt4o, textembedding3),
+ * so that however the name is typed (dall-e, dall·e, dalle, "dall e") it meets the same term.
+ */
+const JOINED_RUN = /[\p{L}\p{N}]+(?:[-.·・_][\p{L}\p{N}]+)+/gu;
+/** Runs longer than this are not names (URLs, dotted paths): they are not joined. */
+const LONGEST_JOINED = 30;
+
+/** The joined forms of a text's punctuated runs (see JOINED_RUN), Han characters left out. */
+export function joinedTerms(text: string): string[] {
+  const { normalized, ascii } = normalizeText(text);
+  if (ascii) return asciiJoinedTerms(normalized);
+  if (!hasJoinable(normalized)) return [];
+  const terms: string[] = [];
+  for (const [run] of normalized.matchAll(JOINED_RUN)) {
+    if (HAN_CHAR.test(run)) continue;
+    const joined = run.replace(/[^\p{L}\p{N}]/gu, '');
+    if (joined.length <= LONGEST_JOINED && /\p{L}/u.test(joined)) terms.push(joined);
+  }
+  return terms;
+}
+
+/**
+ * joinedTerms of lower-cased ASCII text, by a loop over character codes (the Unicode pattern took a tenth
+ * of building a search index): runs of a-z and 0-9 pieces with one of - . _ between them and no space.
+ */
+function asciiJoinedTerms(text: string): string[] {
+  const terms: string[] = [];
+  let joined = '';
+  let pieces = 0;
+  let letter = false;
+  let start = -1;
+  const flush = () => {
+    if (pieces > 1 && letter && joined.length <= LONGEST_JOINED) terms.push(joined);
+    joined = '';
+    pieces = 0;
+    letter = false;
+  };
+  for (let i = 0; i <= text.length; i++) {
+    const code = i < text.length ? text.charCodeAt(i) : 32;
+    const isLetter = code >= 97 && code <= 122;
+    if (isLetter || (code >= 48 && code <= 57)) {
+      if (start < 0) start = i;
+      letter ||= isLetter;
+      continue;
+    }
+    if (start >= 0) {
+      joined += text.slice(start, i);
+      pieces++;
+      start = -1;
+    }
+    const next = i + 1 < text.length ? text.charCodeAt(i + 1) : 32;
+    const separator = code === 45 || code === 46 || code === 95; // - . _
+    const continues = separator && pieces > 0 && ((next >= 97 && next <= 122) || (next >= 48 && next <= 57));
+    if (!continues) flush();
+  }
+  return terms;
+}
+
+/**
+ * Every index term of a text, with repeats (the count is the term frequency): its words; Chinese gives its
  * segmenter words of 3+ characters, every bigram and, when `singleCharacters`, every character.
  */
 export function indexTerms(text: string, singleCharacters = true): string[] {

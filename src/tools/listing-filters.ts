@@ -92,7 +92,7 @@ export function listingFilter(index: SearchIndex, filters: ListingFilters): List
   if (!hasFilters(filters)) return null;
   const { category, freeTier, openaiCompatible, auth, minContext, sdk } = filters;
   return (doc) => {
-    const listing = index.listing(doc).listing;
+    const listing = index.listing(doc).facts;
     return (
       (category === null || listing.category === category) &&
       (freeTier === null || listing.freeTier === freeTier) &&

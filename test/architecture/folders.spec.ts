@@ -67,3 +67,11 @@ it('enters the large-import code (src/bulk/) from the import use case only', () 
     .map((file) => relative(src, file));
   expect(users).toEqual(['import/import-catalog.handler.ts']);
 });
+
+it('enters the MCP server (src/mcp/) from the composition of the app only: it adapts the reads, nothing depends on it', () => {
+  const users = filesUnder(src)
+    .filter((file) => folderOf(file) !== 'mcp' && !file.endsWith('.spec.ts'))
+    .filter((file) => importsOf(file).some((target) => folderOf(target) === 'mcp' && target.startsWith(src)))
+    .map((file) => relative(src, file));
+  expect(users).toEqual(['app.module.ts']);
+});

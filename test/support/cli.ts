@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
 import { REDIS_URL } from './harness';
 
 export interface CliRun {
@@ -7,11 +8,15 @@ export interface CliRun {
   stderr: string;
 }
 
-/** Runs the built ingest CLI (`node dist/ingest/main.js`) as editors do, in a namespace of its own. */
-export function runCli(namespace: string, args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+/** The built CLI, wherever the test runs it from. */
+export const CLI_SCRIPT = resolve(__dirname, '../../dist/ingest/main.js');
+
+/** Runs the built ingest CLI (`node dist/ingest/main.js`) as editors do, in a namespace of its own (from `cwd`, if given). */
+export function runCli(namespace: string, args: string[], env: Record<string, string> = {}, cwd?: string): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['dist/ingest/main.js', ...args], {
+    const child = spawn(process.execPath, [CLI_SCRIPT, ...args], {
       env: { ...process.env, REDIS_URL, REDIS_NAMESPACE: namespace, ...env },
+      cwd,
     });
     let stdout = '';
     let stderr = '';

@@ -25,7 +25,7 @@ export class ListToolsHandler implements IQueryHandler<ListToolsQuery, StoredBod
       const after = query.after ? { popularity: query.after.p, slug: query.after.s } : undefined;
       const page = index.browsePage(listingFilter(index, query.filters), 0, query.limit + 1, after);
       const docs = page.docs.slice(0, query.limit);
-      const last = docs.length > 0 ? index.listing(docs[docs.length - 1]).listing : null;
+      const last = docs.length > 0 ? index.listing(docs[docs.length - 1]).facts : null;
       const nextCursor = page.docs.length > query.limit && last ? encodeCursor({ p: last.popularity, s: last.slug }, query.request) : null;
       const head = JSON.stringify({
         success: true,

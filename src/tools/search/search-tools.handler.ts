@@ -7,14 +7,17 @@ import { API_PREFIX } from '../../rendering/listing-views';
 import { storedBody, StoredBody } from '../../rendering/stored-body';
 import { matchedFields } from '../../search/search-fields';
 import type { SearchHit, SearchIndex, SearchNotes } from '../../search/search-index';
-import { buildSearchRequest, Clause, interpret } from '../../search/search-query';
-import { listingFilter } from '../listing-filters';
+import { buildSearchRequest, Clause, interpret, QueryFacet } from '../../search/search-query';
+import { listingFilter, ListingFilters } from '../listing-filters';
 import { encodeCursor } from '../paging-cursor';
 import { SearchToolsQuery } from './search-tools.query';
 
 /** What a search found: the page, how many matched in all, and how the query was read. */
 interface Found {
   clauses: Clause[];
+  facets: QueryFacet[];
+  /** The filters applied: those of the request, and those the query asked for in words. */
+  filters: ListingFilters;
   total: number;
   hits: SearchHit[];
   notes: SearchNotes;
@@ -51,19 +54,23 @@ export class SearchToolsHandler implements IQueryHandler<SearchToolsQuery, Store
     );
   }
 
-  private run({ q, filters, limit, offset }: SearchToolsQuery, index: SearchIndex): Found {
-    const request = buildSearchRequest(q, limit);
+  private run({ q, filters: asked, limit, offset }: SearchToolsQuery, index: SearchIndex): Found {
+    const request = buildSearchRequest(q, limit, index.lexicon);
+    // Facts asked for in words (`free`, `openai compatible`) filter like the parameters, which win.
+    const filters = { ...asked };
+    for (const { filter } of request.facets) filters[filter] ??= true;
     const filter = listingFilter(index, filters);
+    const read = { clauses: request.clauses, facets: request.facets, filters };
     // A q with nothing searchable in it (only stop words or punctuation) finds nothing; it does not browse.
-    if (q !== null && request.clauses.length === 0) return { clauses: [], total: 0, hits: [], notes: [] };
-    if (request.clauses.length > 0) return { clauses: request.clauses, ...index.search(request, filter, offset) };
+    if (q !== null && request.clauses.length === 0 && request.facets.length === 0) return { ...read, total: 0, hits: [], notes: [] };
+    if (request.clauses.length > 0) return { ...read, ...index.search(request, filter, offset) };
     const page = index.browsePage(filter, offset, limit);
-    const hits = page.docs.map((doc) => ({ slug: index.listing(doc).listing.slug, score: '0', mask: 0, summary: index.listing(doc).summary }));
-    return { clauses: [], total: page.total, hits, notes: [] };
+    const hits = page.docs.map((doc) => ({ slug: index.listing(doc).facts.slug, score: '0', mask: 0, summary: index.listing(doc).summary }));
+    return { ...read, total: page.total, hits, notes: [] };
   }
 
   private body(query: SearchToolsQuery, found: Found): string {
-    const interpretation = interpret(found.clauses, found.notes);
+    const interpretation = interpret(found.clauses, found.notes, found.facets);
     const results = found.hits.map((hit) => `${hit.summary.slice(0, -1)},"score":${hit.score},"matched":${JSON.stringify(matchedFields(hit.mask))}}`);
     const end = query.offset + found.hits.length;
     const nextCursor = end < found.total ? encodeCursor({ o: end }, query.request) : null;
@@ -74,7 +81,7 @@ export class SearchToolsHandler implements IQueryHandler<SearchToolsQuery, Store
       query: query.q,
       category: query.filters.category,
       limit: query.limit,
-      filters: query.filters,
+      filters: found.filters,
       terms: [...new Set(interpretation.flatMap((i) => i.matchedAs))],
       interpretation,
       nextCursor,

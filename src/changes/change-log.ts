@@ -1,0 +1,83 @@
+import { Injectable } from '@nestjs/common';
+import { errorEntryAggregate } from '../error-reference/error-entry.aggregate';
+import type { ErrorEntryDocument } from '../error-reference/error-entry.document';
+import type { StoredEvent } from '../event-store/event-envelope';
+import { comparePositions, EventStore } from '../event-store/event-store.service';
+import { START_POSITION } from './change-cursor';
+import { describeEvent, DescribedChange, meaningOf } from './change';
+
+/** A stretch of the feed, oldest first. */
+export interface ChangePage {
+  changes: DescribedChange[];
+  /** The position of the last event read: where the next page starts (the start position when none was). */
+  end: string;
+  /** Whether the log holds more events after `end`, up to the read models' checkpoint. */
+  more: boolean;
+}
+
+/**
+ * The change feed's reading of the event log. Every read stops at `upTo`, the checkpoint of the read
+ * models being served, so a change is never in the feed before the detail and lists show it. The log
+ * is never trimmed: any position it gave out can be read after for good.
+ */
+@Injectable()
+export class ChangeLog {
+  constructor(private readonly store: EventStore) {}
+
+  /** Whether a position may start a page: the start, or an event of this log (not one of a store since emptied). */
+  async knows(position: string): Promise<boolean> {
+    return position === START_POSITION || this.store.has(position);
+  }
+
+  /** Up to `limit` changes after `after`, oldest first. */
+  async page(after: string, limit: number, upTo: string | null): Promise<ChangePage> {
+    // A cursor ahead of the checkpoint comes from a process whose read models are further on: nothing yet.
+    if (upTo === null || comparePositions(after, upTo) >= 0) return { changes: [], end: after, more: false };
+    const events = await this.store.readAll(after, limit + 1, upTo);
+    const read = events.slice(0, limit);
+    return { changes: await this.describe(read), end: read.at(-1)?.position ?? after, more: events.length > limit };
+  }
+
+  /** The newest `limit` changes, newest first. */
+  async latest(limit: number, upTo: string | null): Promise<DescribedChange[]> {
+    return upTo === null ? [] : this.describe(await this.store.readAllBackwards(upTo, limit));
+  }
+
+  /** When the newest change the read models show happened (null: none yet). */
+  async lastChangeTime(upTo: string | null): Promise<string | null> {
+    if (upTo === null) return null;
+    const [newest] = await this.store.readAllBackwards(upTo, 1);
+    return newest?.occurredAt ?? null;
+  }
+
+  /**
+   * The changes these events make, in their order. Events of types the feed does not know are left out:
+   * the projector stops at such an event, so none is ever below the checkpoint, but the feed must not
+   * fail on one. The cursor still moves past them (see `end`).
+   */
+  private async describe(events: StoredEvent[]): Promise<DescribedChange[]> {
+    const providers = await this.providersOfWithdrawnEntries(events);
+    return events.map((event) => describeEvent(event, providers.get(event.position) ?? null)).filter((c): c is DescribedChange => c !== null);
+  }
+
+  /**
+   * A withdrawal carries no document, so the provider of a withdrawn error entry (its link is the
+   * provider's error list) comes from the entry's event before it. Withdrawals are rare: one read each.
+   */
+  private async providersOfWithdrawnEntries(events: StoredEvent[]): Promise<Map<string, string>> {
+    const withdrawals = events.filter((event) => {
+      const meaning = meaningOf(event);
+      return meaning?.kind === 'error-entry' && meaning.type === 'withdrawn';
+    });
+    const found = new Map<string, string>();
+    await Promise.all(
+      withdrawals.map(async (withdrawal) => {
+        const history = await this.store.readAggregate(withdrawal.aggregateType, withdrawal.aggregateId);
+        const before = history.find((event) => event.version === withdrawal.version - 1);
+        const document = before && meaningOf(before) ? (errorEntryAggregate.documentAfter(before) as ErrorEntryDocument | null) : null;
+        if (document) found.set(withdrawal.position, document.provider);
+      }),
+    );
+    return found;
+  }
+}

@@ -1,0 +1,53 @@
+import type { StoredEvent } from '../event-store/event-envelope';
+import { decodeChangeCursor } from './change-cursor';
+import { describeEvent } from './change';
+
+const event = (overrides: Partial<StoredEvent>): StoredEvent => ({
+  id: '6f1c2a52-54a1-4b8e-9d55-1b7c1a0f3e10',
+  type: 'ListingRevised',
+  aggregateType: 'listing',
+  aggregateId: 'openai',
+  version: 3,
+  occurredAt: '2026-11-23T10:00:00.000Z',
+  actor: 'jane.editor',
+  schemaVersion: 1,
+  data: { document: { slug: 'openai', name: 'OpenAI API' }, changedFields: ['pricing'] },
+  position: '1764000000000-2',
+  ...overrides,
+});
+
+describe('a change of the feed', () => {
+  it('says what an event did, where it sits, and where the thing is now; never who did it', () => {
+    const described = describeEvent(event({}))!;
+    expect(described.change).toEqual({
+      cursor: expect.any(String),
+      type: 'revised',
+      kind: 'listing',
+      id: 'openai',
+      version: 3,
+      occurredAt: '2026-11-23T10:00:00.000Z',
+      changedFields: ['pricing'],
+      reason: null,
+      _links: { self: '/api/v1/tools/openai' },
+    });
+    expect(decodeChangeCursor(described.change.cursor)).toBe('1764000000000-2');
+    expect(described).toMatchObject({ eventId: '6f1c2a52-54a1-4b8e-9d55-1b7c1a0f3e10', name: 'OpenAI API' });
+    expect(JSON.stringify(described)).not.toContain('jane');
+  });
+
+  it('links an error entry to its provider, given for a withdrawal (which carries no document)', () => {
+    const withdrawn = describeEvent(
+      event({ type: 'ErrorEntryWithdrawn', aggregateType: 'error-entry', aggregateId: 'openai-429-rate-limit-exceeded', data: { reason: null } }),
+      'openai',
+    )!;
+    expect(withdrawn.change).toMatchObject({ type: 'withdrawn', kind: 'error-entry', reason: null, changedFields: null });
+    expect(withdrawn.change._links).toEqual({ self: '/api/v1/errors?provider=openai', listing: '/api/v1/tools/openai' });
+    expect(withdrawn.name).toBeNull();
+  });
+
+  it('leaves out events it does not know, and events of a type under another aggregate', () => {
+    expect(describeEvent(event({ type: 'ListingTeleported' }))).toBeNull();
+    expect(describeEvent(event({ aggregateType: 'error-entry' }))).toBeNull();
+    expect(describeEvent(event({ type: 'CategoryRenamed', aggregateType: 'category' }))).toBeNull();
+  });
+});

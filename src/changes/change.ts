@@ -1,0 +1,92 @@
+import type { ErrorEntryDocument } from '../error-reference/error-entry.document';
+import { ERROR_ENTRY_AGGREGATE } from '../error-reference/error-entry.aggregate';
+import { ERROR_ENTRY_PUBLISHED, ERROR_ENTRY_REVISED, ERROR_ENTRY_WITHDRAWN } from '../error-reference/events/error-entry-events';
+import type { PublishedData, RevisedData, WithdrawnData } from '../event-store/document-aggregate';
+import type { StoredEvent } from '../event-store/event-envelope';
+import { LISTING_AGGREGATE } from '../listings/listing.aggregate';
+import { LISTING_PUBLISHED, LISTING_REVISED, LISTING_WITHDRAWN } from '../listings/events/listing-events';
+import type { ListingDocument } from '../listings/listing.document';
+import { API_PREFIX } from '../rendering/listing-views';
+import { encodeChangeCursor } from './change-cursor';
+
+export const CHANGE_TYPES = ['published', 'revised', 'withdrawn'] as const;
+export const CHANGE_KINDS = ['listing', 'error-entry'] as const;
+export type ChangeType = (typeof CHANGE_TYPES)[number];
+export type ChangeKind = (typeof CHANGE_KINDS)[number];
+
+/** One change of the directory as the feed serves it. Who made it is left out (see the README). */
+export interface Change {
+  /** Where this change sits in the log: `since` for the changes after it. */
+  cursor: string;
+  type: ChangeType;
+  kind: ChangeKind;
+  /** The listing's slug, or the error entry's id (as in GET /api/v1/errors). */
+  id: string;
+  /** The version of the listing or entry after this change, from 1. */
+  version: number;
+  occurredAt: string;
+  /** Revised: the top-level fields of the document that changed; null otherwise. */
+  changedFields: string[] | null;
+  /** Withdrawn: the editor's reason, if one was given; null otherwise. */
+  reason: string | null;
+  /** `self`: where the thing is now; `listing`, for an error entry: its provider's listing, whose detail lists its errors. */
+  _links: { self: string; listing?: string };
+}
+
+/** A change with what a feed reader shows of it besides: the event's own id and the thing's name. */
+export interface DescribedChange {
+  change: Change;
+  /** The event's id in the log (a UUID): never reused, so the Atom entry's id. */
+  eventId: string;
+  /** The listing's name, or the error entry's title; null for a withdrawal (its document is gone). */
+  name: string | null;
+}
+
+/** What each event type of the log means in the feed. Types not named here are not shown. */
+const MEANINGS: Record<string, { kind: ChangeKind; aggregateType: string; type: ChangeType }> = {
+  [LISTING_PUBLISHED]: { kind: 'listing', aggregateType: LISTING_AGGREGATE, type: 'published' },
+  [LISTING_REVISED]: { kind: 'listing', aggregateType: LISTING_AGGREGATE, type: 'revised' },
+  [LISTING_WITHDRAWN]: { kind: 'listing', aggregateType: LISTING_AGGREGATE, type: 'withdrawn' },
+  [ERROR_ENTRY_PUBLISHED]: { kind: 'error-entry', aggregateType: ERROR_ENTRY_AGGREGATE, type: 'published' },
+  [ERROR_ENTRY_REVISED]: { kind: 'error-entry', aggregateType: ERROR_ENTRY_AGGREGATE, type: 'revised' },
+  [ERROR_ENTRY_WITHDRAWN]: { kind: 'error-entry', aggregateType: ERROR_ENTRY_AGGREGATE, type: 'withdrawn' },
+};
+
+/** Whether the feed shows this event, and as what. */
+export function meaningOf(event: Pick<StoredEvent, 'type' | 'aggregateType'>): { kind: ChangeKind; type: ChangeType } | null {
+  const meaning = MEANINGS[event.type];
+  return meaning && meaning.aggregateType === event.aggregateType ? meaning : null;
+}
+
+/** Where a reader finds the changed thing now: the listing's detail, or its provider's error list and listing. */
+export function changeLinks(kind: ChangeKind, id: string, provider: string | null): Change['_links'] {
+  if (kind === 'listing') return { self: `${API_PREFIX}/tools/${id}` };
+  if (provider === null) return { self: `${API_PREFIX}/errors` };
+  return { self: `${API_PREFIX}/errors?provider=${encodeURIComponent(provider)}`, listing: `${API_PREFIX}/tools/${encodeURIComponent(provider)}` };
+}
+
+/**
+ * The change an event of the log makes, or null for an event the feed does not show. `provider` is the
+ * provider of a withdrawn error entry (the withdrawal does not carry its document): see ChangeLog.
+ */
+export function describeEvent(event: StoredEvent, provider: string | null = null): DescribedChange | null {
+  const meaning = meaningOf(event);
+  if (!meaning) return null;
+  const document = meaning.type === 'withdrawn' ? null : (event.data as PublishedData<object>).document;
+  const listing = meaning.kind === 'listing' ? (document as ListingDocument | null) : null;
+  const entry = meaning.kind === 'error-entry' ? (document as ErrorEntryDocument | null) : null;
+  const name = listing?.name ?? entry?.title ?? null;
+  const entryProvider = entry?.provider ?? provider;
+  const change: Change = {
+    cursor: encodeChangeCursor(event.position),
+    type: meaning.type,
+    kind: meaning.kind,
+    id: event.aggregateId,
+    version: event.version,
+    occurredAt: event.occurredAt,
+    changedFields: meaning.type === 'revised' ? [...((event.data as RevisedData<object>).changedFields ?? [])] : null,
+    reason: meaning.type === 'withdrawn' ? ((event.data as WithdrawnData).reason ?? null) : null,
+    _links: changeLinks(meaning.kind, event.aggregateId, entryProvider),
+  };
+  return { change, eventId: event.id, name };
+}

@@ -1,0 +1,42 @@
+import type { FastifyRequest } from 'fastify';
+import type { AppConfig } from '../config/app-config';
+import { badRequest } from '../http/problem';
+import { parseLimit, QueryParams, single } from '../http/query-params';
+import { decodeChangeCursor, START_POSITION } from './change-cursor';
+import { ChangesFeedQuery } from './changes-feed.query';
+import { ListChangesQuery } from './list-changes.query';
+
+/** Changes per page unless `limit` says otherwise, and at most (larger values are clamped). */
+export const CHANGES_DEFAULT_LIMIT = 100;
+export const CHANGES_MAX_LIMIT = 1000;
+
+/** The feed's parameters: `since` (a cursor; absent or empty: from the beginning) and `limit`. Others are ignored. */
+export function listChangesQueryOf(params: QueryParams): ListChangesQuery {
+  const { since, after, limit } = feedParams(params);
+  return new ListChangesQuery(since, after ?? START_POSITION, limit);
+}
+
+/** The Atom feed's parameters (the same), and the base of its absolute links. */
+export function changesFeedQueryOf(params: QueryParams, request: FastifyRequest, config: AppConfig): ChangesFeedQuery {
+  const { since, after, limit } = feedParams(params);
+  return new ChangesFeedQuery(since, after, limit, config.publicBaseUrl ?? requestBaseUrl(request));
+}
+
+function feedParams(params: QueryParams): { since: string | null; after: string | null; limit: number } {
+  const since = single(params, 'since')?.trim() || null;
+  return {
+    since,
+    after: since === null ? null : decodeChangeCursor(since),
+    limit: parseLimit(single(params, 'limit'), CHANGES_DEFAULT_LIMIT, CHANGES_MAX_LIMIT),
+  };
+}
+
+/** A host name or address with an optional port: what may go into the links of a feed. */
+const HOST = /^([A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.?|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/;
+
+/** The scheme and host the request came to (without PUBLIC_BASE_URL); a Host that is not a host is a 400. */
+function requestBaseUrl(request: FastifyRequest): string {
+  const host = request.host;
+  if (!HOST.test(host)) throw badRequest(`the Host header must name a host (and port), got '${host}'`, { header: 'host' });
+  return `${request.protocol}://${host}`;
+}

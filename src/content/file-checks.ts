@@ -1,0 +1,137 @@
+/**
+ * Checks on an editor's file that come before, or beside, its schema: the bytes are UTF-8, the document is
+ * not nested without end, and its text holds no HTML. Plain functions (they run on reader threads too).
+ */
+
+/** Largest content file read, in bytes, checked before reading it: a listing is about 5 KB, the largest valid one under 100 KB. */
+export const MAX_FILE_BYTES = 1024 * 1024;
+
+/**
+ * Deepest nesting of mappings and lists in a file (the document itself is level 1). A listing needs 3
+ * (codeExamples, an example, its fields); deeper documents are refused before validation, which walks
+ * them recursively and ran out of stack on a few thousand levels.
+ */
+export const MAX_NESTING_DEPTH = 32;
+
+/**
+ * Byte offset of the first byte sequence that is not well-formed UTF-8 (Unicode, table 3-7: no overlong
+ * forms, no surrogates, nothing above U+10FFFF, no truncated sequence), or -1 when there is none.
+ */
+export function firstInvalidUtf8(bytes: Uint8Array): number {
+  let i = 0;
+  while (i < bytes.length) {
+    const lead = bytes[i];
+    if (lead < 0x80) {
+      i++;
+      continue;
+    }
+    let following: number;
+    // The second byte's range depends on the lead byte; the later ones are always 80-BF.
+    let low = 0x80;
+    let high = 0xbf;
+    if (lead >= 0xc2 && lead <= 0xdf) following = 1;
+    else if (lead >= 0xe0 && lead <= 0xef) {
+      following = 2;
+      if (lead === 0xe0) low = 0xa0;
+      if (lead === 0xed) high = 0x9f;
+    } else if (lead >= 0xf0 && lead <= 0xf4) {
+      following = 3;
+      if (lead === 0xf0) low = 0x90;
+      if (lead === 0xf4) high = 0x8f;
+    } else return i;
+    for (let k = 1; k <= following; k++) {
+      const byte = bytes[i + k];
+      if (byte === undefined || byte < (k === 1 ? low : 0x80) || byte > (k === 1 ? high : 0xbf)) return i;
+    }
+    i += following + 1;
+  }
+  return -1;
+}
+
+/** The line (from 1) that holds a byte offset. */
+export function lineAt(bytes: Uint8Array, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset; i++) if (bytes[i] === 0x0a) line++;
+  return line;
+}
+
+/**
+ * What is wrong with the shape of a parsed document, if anything: a value nested deeper than `limit`
+ * levels, or one that holds itself (a YAML alias inside its own anchor: validating it would never end).
+ * The walk never goes deeper than `limit`, so it cannot run out of stack itself.
+ */
+export function nestingProblem(value: unknown, limit = MAX_NESTING_DEPTH): { field: string; reason: string } | null {
+  const inside = new Set<object>();
+  const visit = (item: unknown, path: string, depth: number): { field: string; reason: string } | null => {
+    if (item === null || typeof item !== 'object') return null;
+    if (inside.has(item)) return { field: '(document)', reason: 'contains itself (a YAML alias inside its own anchor)' };
+    if (depth > limit) return { field: path, reason: `nested more than ${limit} levels deep (lists and mappings inside each other)` };
+    inside.add(item);
+    for (const [key, child] of Object.entries(item)) {
+      const problem = visit(child, path ? `${path}.${key}` : key, depth + 1);
+      if (problem) return problem;
+    }
+    inside.delete(item);
+    return null;
+  };
+  return visit(value, '', 1);
+}
+
+/**
+ * Elements whose tags count as HTML even without attributes: the ones that run code or load content
+ * (script, iframe...) and the formatting pasted from web pages (b, p, br, a...). Names editors use as
+ * placeholders (`<key>`, `<token>`, `<region>`, `<name>`, `<id>`, `<code>`, `<body>`, `<title>`...) are
+ * left out: without attributes such a tag does nothing, and the attribute rule below still catches it.
+ */
+const HTML_ELEMENTS = [
+  'a', 'abbr', 'applet', 'area', 'article', 'aside', 'audio', 'b', 'base', 'basefont', 'bdi', 'bdo', 'bgsound', 'big', 'blink',
+  'blockquote', 'br', 'button', 'canvas', 'caption', 'center', 'cite', 'col', 'colgroup', 'dd', 'del', 'details', 'dfn',
+  'dialog', 'div', 'dl', 'dt', 'em', 'embed', 'fieldset', 'figcaption', 'figure', 'font', 'form', 'frame', 'frameset',
+  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'html', 'i', 'iframe', 'img', 'ins', 'kbd', 'legend', 'li', 'link', 'mark', 'marquee',
+  'math', 'meta', 'nav', 'noscript', 'ol', 'optgroup', 'p', 'picture', 'plaintext', 'pre', 'q', 's', 'samp', 'script',
+  'select', 'small', 'span', 'strike', 'strong', 'style', 'sub', 'summary', 'sup', 'svg', 'table', 'tbody', 'td', 'template',
+  'textarea', 'tfoot', 'th', 'thead', 'tr', 'tt', 'u', 'ul', 'video', 'wbr', 'xmp',
+];
+const HTML_MARKUP = new RegExp(
+  [
+    // An opening or closing tag of an element above: `<script>`, `<b>`, `</p>`, `<br/>`, `<img src=...`.
+    `</?(?:${HTML_ELEMENTS.join('|')})(?=[\\s/>]|$)`,
+    // Any tag with an attribute: `<x onclick="...">`.
+    `<[a-z][a-z0-9-]*\\s+[^<>]*=[^<>]*>`,
+    // Comments, CDATA, doctype.
+    `<!--|<!\\[CDATA\\[|<!doctype`,
+  ].join('|'),
+  'i',
+);
+
+/**
+ * The first piece of HTML markup in a text, outside backtick spans (Markdown code, shown as written:
+ * "`Authorization: Bearer <token>`"), or null. Text such as `a < b` or `<api-key>` is not markup.
+ */
+export function htmlMarkup(text: string): string | null {
+  const prose = text.replace(/`[^`]*`/g, ' ');
+  const match = HTML_MARKUP.exec(prose);
+  if (!match) return null;
+  const end = prose.indexOf('>', match.index);
+  return prose.slice(match.index, end === -1 || end - match.index > 60 ? match.index + 30 : end + 1);
+}
+
+/**
+ * HTML in the text fields of a parsed document, as `field: reason`, skipping the fields for which
+ * `isCode` says they hold code (shown verbatim by every client, and real examples send HTML: email bodies,
+ * SSML). Call it on a document whose nesting was checked.
+ */
+export function htmlProblems(value: unknown, isCode: (field: string) => boolean): Array<{ field: string; reason: string }> {
+  const problems: Array<{ field: string; reason: string }> = [];
+  const visit = (item: unknown, path: string) => {
+    if (typeof item === 'string') {
+      if (isCode(path)) return;
+      const markup = htmlMarkup(item);
+      if (markup) problems.push({ field: path || '(document)', reason: `contains HTML ('${markup}'): text fields are plain text (put code in backticks or in codeExamples)` });
+    } else if (item !== null && typeof item === 'object') {
+      for (const [key, child] of Object.entries(item)) visit(child, path ? `${path}.${key}` : key);
+    }
+  };
+  visit(value, '');
+  return problems;
+}

@@ -1,0 +1,11 @@
+import type { FastifyRequest } from 'fastify';
+import type { AppConfig } from '../config/app-config';
+
+/**
+ * The directory's own address, for the documents that must give absolute links (llms.txt, the API
+ * catalog): PUBLIC_BASE_URL when the operator set it (behind a proxy, set it), else the request's scheme
+ * and Host.
+ */
+export function baseUrlOf(request: FastifyRequest, config: AppConfig): string {
+  return config.publicBaseUrl ?? `${request.protocol}://${request.host}`;
+}

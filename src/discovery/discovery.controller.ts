@@ -1,0 +1,52 @@
+import { Controller, Get, Req, Res } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppConfig } from '../config/app-config';
+import { sendJson, sendBody } from '../http/send-json';
+import { storedBody } from '../rendering/stored-body';
+import { API_CATALOG_TYPE, apiCatalog } from './api-catalog';
+import { baseUrlOf } from './base-url';
+import { GetLlmsTextQuery } from './llms-txt.query';
+import { ENTRY_POINTS, SERVICE_INDEX, SERVICE_LINKS } from './service-index';
+
+const MARKDOWN = 'text/markdown; charset=utf-8';
+
+/** robots.txt: everything may be read; where agents should start. */
+const ROBOTS = storedBody(
+  ['# API Directory: agents and crawlers are welcome.', `# Start at ${ENTRY_POINTS.llmsTxt}, ${ENTRY_POINTS.openapi} or the MCP server at ${ENTRY_POINTS.mcp}.`, 'User-agent: *', 'Allow: /', ''].join('\n'),
+);
+
+/** What an agent that knows only the base URL reads first: GET /, llms.txt, the API catalog, robots.txt. */
+@Controller()
+export class DiscoveryController {
+  constructor(
+    private readonly queries: QueryBus,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  index(@Req() request: FastifyRequest, @Res() reply: FastifyReply): FastifyReply {
+    return sendJson(request, reply.header('link', SERVICE_LINKS), SERVICE_INDEX);
+  }
+
+  @Get('llms.txt')
+  async llms(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
+    return sendBody(request, reply, await this.queries.execute(new GetLlmsTextQuery(false, baseUrlOf(request, this.config))), MARKDOWN);
+  }
+
+  @Get('llms-full.txt')
+  async llmsFull(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
+    return sendBody(request, reply, await this.queries.execute(new GetLlmsTextQuery(true, baseUrlOf(request, this.config))), MARKDOWN);
+  }
+
+  @Get('.well-known/api-catalog')
+  catalog(@Req() request: FastifyRequest, @Res() reply: FastifyReply): FastifyReply {
+    const body = storedBody(apiCatalog(baseUrlOf(request, this.config)));
+    return sendBody(request, reply.header('link', `<${ENTRY_POINTS.apiCatalog}>; rel="api-catalog"`), body, API_CATALOG_TYPE);
+  }
+
+  @Get('robots.txt')
+  robots(@Req() request: FastifyRequest, @Res() reply: FastifyReply): FastifyReply {
+    return sendBody(request, reply, ROBOTS, 'text/plain; charset=utf-8');
+  }
+}

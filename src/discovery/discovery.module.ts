@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { ReadModelsModule } from '../read-models/read-models.module';
+import { DiscoveryController } from './discovery.controller';
+import { GetLlmsTextHandler } from './llms-txt.handler';
+
+/** Discovery for agents: GET /, llms.txt and llms-full.txt, /.well-known/api-catalog, robots.txt. */
+@Module({
+  imports: [ReadModelsModule],
+  controllers: [DiscoveryController],
+  providers: [GetLlmsTextHandler],
+})
+export class DiscoveryModule {}

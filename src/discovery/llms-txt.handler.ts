@@ -1,0 +1,128 @@
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { CategoryCatalog } from '../catalog/category-catalog';
+import { ReadModels } from '../read-models/read-models.service';
+import { storedBody, StoredBody } from '../rendering/stored-body';
+import { GetLlmsTextQuery } from './llms-txt.query';
+import { ENTRY_POINTS } from './service-index';
+
+/** Listings named per category in llms.txt, most popular first (the list endpoint pages through all). */
+export const LLMS_PER_CATEGORY = 50;
+/** Listings written out in full in llms-full.txt, most popular first. */
+export const LLMS_FULL_LISTINGS = 1000;
+
+interface Summary {
+  slug: string;
+  name: string;
+  nameCn: string;
+  description: string;
+  pricing: string;
+}
+
+interface Detail extends Summary {
+  descriptionCn: string;
+  category: string;
+  categoryCn: string | null;
+  website: string;
+  docsUrl: string;
+  auth: string[];
+  authType: string;
+  rateLimit: string | null;
+  maxTokens: string | null;
+  freeTier: boolean;
+  openaiCompatible: boolean;
+  sdks: string[];
+  endpoints: string[];
+  aliases: string[];
+  status: string;
+  lastUpdated: string;
+  curlExample: string | null;
+}
+
+/**
+ * llms.txt and llms-full.txt (the llms.txt format: a title, a summary, sections of links), made from the
+ * read models and this process's search index, and kept in the read cache until the catalog changes.
+ */
+@QueryHandler(GetLlmsTextQuery)
+export class GetLlmsTextHandler implements IQueryHandler<GetLlmsTextQuery, StoredBody> {
+  constructor(
+    private readonly readModels: ReadModels,
+    private readonly categories: CategoryCatalog,
+  ) {}
+
+  execute({ full, baseUrl }: GetLlmsTextQuery): Promise<StoredBody> {
+    return this.readModels.response(`${full ? 'llms-full' : 'llms'}:${baseUrl}`, async () => storedBody(full ? await this.fullText(baseUrl) : await this.text(baseUrl)));
+  }
+
+  private async text(base: string): Promise<string> {
+    const index = await this.readModels.searchIndex();
+    const lines = [...this.head(base, index.size)];
+    for (const category of this.categories.all) {
+      const page = index.browsePage((doc) => index.listing(doc).facts.category === category.slug, 0, LLMS_PER_CATEGORY);
+      if (page.total === 0) continue;
+      lines.push('', `## ${category.name} (${category.nameCn})`, '');
+      for (const doc of page.docs) {
+        const { slug, name, nameCn, description } = JSON.parse(index.listing(doc).summary) as Summary;
+        lines.push(`- [${name} (${nameCn})](${base}/api/v1/tools/${slug}): ${description}`);
+      }
+      if (page.total > page.docs.length) {
+        lines.push(`- [All ${page.total} ${category.name} APIs](${base}${ENTRY_POINTS.tools}?category=${category.slug}): the rest, by popularity, a page at a time`);
+      }
+    }
+    lines.push('', '## Optional', '', `- [Every listing in full](${base}${ENTRY_POINTS.llmsFullTxt}): pricing, authentication, limits, endpoints and a curl example for each`);
+    return `${lines.join('\n')}\n`;
+  }
+
+  private async fullText(base: string): Promise<string> {
+    const index = await this.readModels.searchIndex();
+    const slugs = index.browsePage(null, 0, LLMS_FULL_LISTINGS).docs.map((doc) => index.listing(doc).facts.slug);
+    const details = await this.readModels.details(slugs);
+    const lines = [...this.head(base, index.size)];
+    if (index.size > slugs.length) lines.push('', `The ${slugs.length} most popular of ${index.size} APIs follow; ${base}${ENTRY_POINTS.tools} lists them all.`);
+    for (const stored of details) {
+      if (!stored) continue;
+      const tool = (JSON.parse(stored.body.toString()) as { tool: Detail }).tool;
+      lines.push(
+        '',
+        `## ${tool.name} (${tool.nameCn})`,
+        '',
+        tool.description,
+        tool.descriptionCn,
+        '',
+        `- Listing: ${base}/api/v1/tools/${tool.slug}`,
+        `- Category: ${tool.category}${tool.categoryCn ? ` (${tool.categoryCn})` : ''}; status: ${tool.status}; facts checked ${tool.lastUpdated}`,
+        ...(tool.aliases.length > 0 ? [`- Also known as: ${tool.aliases.join(', ')}`] : []),
+        `- Website: ${tool.website}; documentation: ${tool.docsUrl}`,
+        `- Pricing: ${tool.pricing} (free tier: ${tool.freeTier ? 'yes' : 'no'})`,
+        `- Authentication (${tool.authType}): ${tool.auth.join('; ')}`,
+        ...(tool.rateLimit ? [`- Rate limit: ${tool.rateLimit}`] : []),
+        ...(tool.maxTokens ? [`- Context: ${tool.maxTokens}`] : []),
+        `- OpenAI-compatible chat completions: ${tool.openaiCompatible ? 'yes' : 'no'}`,
+        `- SDKs: ${tool.sdks.join(', ')}`,
+        `- Endpoints: ${tool.endpoints.join(', ')}`,
+        ...(tool.curlExample ? ['', '```bash', tool.curlExample.trimEnd(), '```'] : []),
+      );
+    }
+    return `${lines.join('\n')}\n`;
+  }
+
+  /** The title, the summary and how to reach the directory. */
+  private head(base: string, listings: number): string[] {
+    return [
+      '# API Directory',
+      '',
+      `> A read-only directory of ${listings} third-party web APIs (chiefly AI, language-model and cloud APIs) for agents and developers: search, compare, read a full listing with code examples, and look up the errors providers return. Bilingual (English and Chinese); no key needed.`,
+      '',
+      'Every listing states pricing, authentication, rate limits, endpoints and a curl example; search understands product names, typos and Chinese, and filters on free tier, OpenAI compatibility, authentication, context size and SDK language.',
+      '',
+      '## Agent access',
+      '',
+      `- [MCP server](${base}${ENTRY_POINTS.mcp}): Streamable HTTP; tools search_tools, get_tool, compare_tools, list_categories, list_tools, get_errors`,
+      `- [OpenAPI document](${base}${ENTRY_POINTS.openapi}): every operation, parameter and response schema`,
+      `- [List every API](${base}${ENTRY_POINTS.tools}): summaries by popularity, with filters and a cursor for the next page`,
+      `- [Search](${base}/api/v1/tools/search?q=text%20to%20speech): ranked, with filters (freeTier, openaiCompatible, auth, minContext, sdk)`,
+      `- [Categories](${base}${ENTRY_POINTS.categories}): every category with its count`,
+      `- [Error reference](${base}${ENTRY_POINTS.errors}): common errors of listed providers, their cause and fix`,
+      `- [Change feed](${base}${ENTRY_POINTS.changes}): what was published, revised or withdrawn, oldest first, from a cursor (also Atom: ${base}${ENTRY_POINTS.changesAtom})`,
+    ];
+  }
+}

@@ -1,0 +1,59 @@
+import { OPENAPI_DOCUMENT } from '../openapi/openapi.document';
+import { storedBody } from '../rendering/stored-body';
+
+/** Where an agent that knows only the base URL finds everything (relative to the base URL). */
+export const ENTRY_POINTS = {
+  openapi: '/api/v1/openapi.json',
+  mcp: '/mcp',
+  mcpWellKnown: '/.well-known/mcp',
+  llmsTxt: '/llms.txt',
+  llmsFullTxt: '/llms-full.txt',
+  apiCatalog: '/.well-known/api-catalog',
+  changes: '/api/v1/changes',
+  changesAtom: '/api/v1/changes.atom',
+  tools: '/api/v1/tools',
+  search: '/api/v1/tools/search?q={query}',
+  detail: '/api/v1/tools/{slug}',
+  compare: '/api/v1/tools/compare?ids={slugs}',
+  categories: '/api/v1/tools/categories',
+  errors: '/api/v1/errors',
+  robots: '/robots.txt',
+  live: '/healthz',
+  ready: '/readyz',
+};
+
+/** The MCP server's tools, as the index lists them. */
+const MCP_TOOLS = ['search_tools', 'get_tool', 'compare_tools', 'list_categories', 'list_tools', 'get_errors'];
+
+/**
+ * GET /: a JSON index of every entry point: the operations (read from the OpenAPI document, so the two never
+ * disagree), the MCP server, llms.txt, the API catalog and the change feed. Made once.
+ */
+export const SERVICE_INDEX = storedBody(
+  JSON.stringify({
+    success: true,
+    name: OPENAPI_DOCUMENT.info.title,
+    version: OPENAPI_DOCUMENT.info.version,
+    description: OPENAPI_DOCUMENT.info.description,
+    authentication: 'none: every operation is a GET and needs no key',
+    mcp: { url: ENTRY_POINTS.mcp, transport: 'streamable-http', alsoAt: ENTRY_POINTS.mcpWellKnown, tools: MCP_TOOLS },
+    documents: { openapi: ENTRY_POINTS.openapi, llmsTxt: ENTRY_POINTS.llmsTxt, llmsFullTxt: ENTRY_POINTS.llmsFullTxt, apiCatalog: ENTRY_POINTS.apiCatalog },
+    changes: { json: ENTRY_POINTS.changes, atom: ENTRY_POINTS.changesAtom },
+    health: { live: ENTRY_POINTS.live, ready: ENTRY_POINTS.ready },
+    operations: Object.entries(OPENAPI_DOCUMENT.paths as Record<string, Record<string, { operationId?: string; summary?: string }>>).flatMap(([path, methods]) =>
+      Object.entries(methods).map(([method, operation]) => ({ operationId: operation.operationId ?? null, method: method.toUpperCase(), path, summary: operation.summary ?? null })),
+    ),
+    _links: ENTRY_POINTS,
+  }),
+);
+
+/**
+ * The Link header of GET / (RFC 8288): the OpenAPI document as the service description (RFC 8631), the API
+ * catalog (RFC 9727) and llms.txt.
+ */
+export const SERVICE_LINKS = [
+  `<${ENTRY_POINTS.openapi}>; rel="service-desc"; type="application/vnd.oai.openapi+json;version=3.0"`,
+  `<${ENTRY_POINTS.llmsTxt}>; rel="service-doc"; type="text/markdown"`,
+  `<${ENTRY_POINTS.apiCatalog}>; rel="api-catalog"`,
+  `<${ENTRY_POINTS.ready}>; rel="status"`,
+].join(', ');

@@ -1,0 +1,17 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import type { AppConfig } from '../config/app-config';
+import { formatProblem } from '../content/content-files';
+import { EventStore } from '../event-store/event-store.service';
+import { ImportCatalogCommand } from './import-catalog.command';
+
+/** On first start (empty event store), ingests the fixtures so the directory has content (the API and the MCP stdio server). */
+export async function seedIfEmpty(app: INestApplicationContext, config: AppConfig): Promise<string | null> {
+  if ((await app.get(EventStore).count()) > 0) return null;
+  const report = await app.get(CommandBus).execute(new ImportCatalogCommand([config.fixturesDir], 'seed'));
+  if (report.problems.length > 0) {
+    throw new Error(`fixtures are invalid, nothing was ingested:\n${report.problems.map(formatProblem).join('\n')}`);
+  }
+  const listings = report.results.filter((r) => r.kind === 'listing').length;
+  return `empty event store: ingested ${listings} listings and ${report.results.length - listings} error entries from ${config.fixturesDir}`;
+}

@@ -1,0 +1,137 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpError, type CallToolResult, type ListResourcesResult, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import { isStoreUnavailable } from '../http/problem.filter';
+import { ApiProblem } from '../http/problem';
+import type { StoredBody } from '../rendering/stored-body';
+import { GetToolQuery } from '../tools/detail/get-tool.query';
+import { NO_FILTERS } from '../tools/listing-filters';
+import { ListToolsQuery } from '../tools/list/list-tools.query';
+import { AnyDirectoryTool, DIRECTORY_TOOLS } from './directory-tools';
+import type { ListOutput } from './mcp-output-schemas';
+
+export const SERVER_NAME = 'api-directory';
+export const SERVER_TITLE = 'API Directory';
+export const SERVER_VERSION = '1.0.0';
+
+/** Every listing is a resource under this URI template. */
+export const LISTING_URI_TEMPLATE = 'apidirectory://tools/{slug}';
+const listingUri = (slug: string) => `apidirectory://tools/${slug}`;
+
+/**
+ * resources/list names at most this many listings, the most popular first: the SDK's list callback has no
+ * paging, and a client shows the list to a person; every listing can still be read by its URI.
+ */
+export const LISTED_RESOURCES_BOUND = 1000;
+
+/** JSON-RPC error code the MCP specification gives an unknown resource. */
+const RESOURCE_NOT_FOUND = -32002;
+
+export const INSTRUCTIONS =
+  'A read-only directory of third-party web APIs (chiefly AI, language-model and cloud APIs), in English and Chinese, ' +
+  'with facts checked against each provider: pricing, free tier, authentication, rate limits, context size, endpoints, ' +
+  'SDKs and code examples. To pick an API for a task, call search_tools with what it should do (filters: category, ' +
+  'freeTier, openaiCompatible, auth, minContext, sdk), then get_tool with a slug for its full listing and a ready curl ' +
+  'example, or compare_tools with 2 to 10 slugs. list_categories gives the category slugs; list_tools browses by ' +
+  'popularity. When a call to a provider fails, get_errors (provider, status) gives the cause and the fix. Every tool ' +
+  'returns structured JSON (structuredContent) and a short text; pages go on with nextCursor. Each listing is also a ' +
+  `resource at ${LISTING_URI_TEMPLATE}. Nothing here changes anything or needs a credential.`;
+
+/**
+ * Builds the directory's MCP server: the tools of DIRECTORY_TOOLS and the listings as resources, each a
+ * query on the QueryBus. One server per connection: the stdio entry makes one; the HTTP endpoint makes one
+ * per request (see McpHttpController).
+ */
+@Injectable()
+export class DirectoryMcpServer {
+  private readonly logger = new Logger('mcp');
+
+  constructor(private readonly queries: QueryBus) {}
+
+  create(): McpServer {
+    const server = new McpServer(
+      { name: SERVER_NAME, title: SERVER_TITLE, version: SERVER_VERSION },
+      { instructions: INSTRUCTIONS },
+    );
+    for (const tool of DIRECTORY_TOOLS) {
+      server.registerTool(
+        tool.name,
+        {
+          title: tool.title,
+          description: tool.description,
+          inputSchema: tool.inputSchema,
+          outputSchema: tool.outputSchema,
+          annotations: { title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+        },
+        (args: Record<string, unknown>) => this.call(tool, args),
+      );
+    }
+    server.registerResource(
+      'listing',
+      new ResourceTemplate(LISTING_URI_TEMPLATE, { list: () => this.listingResources() }),
+      {
+        title: 'API listing',
+        description: 'The full listing of one API (what get_tool returns), by slug.',
+        mimeType: 'application/json',
+      },
+      (uri, { slug }) => this.readListing(uri.href, Array.isArray(slug) ? slug.join(',') : slug),
+    );
+    // Registering says the lists may change; they do not while the server runs (and stateless HTTP could not announce it).
+    server.server.registerCapabilities({ tools: { listChanged: false }, resources: { listChanged: false } });
+    return server;
+  }
+
+  /** Runs a tool: its query on the QueryBus; a problem (bad argument, unknown slug) is a tool error saying what is wrong. */
+  private async call(tool: AnyDirectoryTool, args: Record<string, unknown>): Promise<CallToolResult> {
+    try {
+      const query = tool.query(args);
+      const output = this.parse(await this.queries.execute(query));
+      return { content: [{ type: 'text', text: tool.text(output, query) }], structuredContent: output };
+    } catch (error) {
+      const problem = this.problemOf(error, tool.name);
+      const text = problem.status === 404 && tool.notFound ? tool.notFound(args, problem.detail) : problem.detail;
+      return { content: [{ type: 'text', text }], isError: true };
+    }
+  }
+
+  private async listingResources(): Promise<ListResourcesResult> {
+    const page = this.parse(await this.queries.execute(new ListToolsQuery(NO_FILTERS, LISTED_RESOURCES_BOUND))) as ListOutput;
+    return {
+      resources: page.tools.map((tool) => ({
+        uri: listingUri(tool.slug),
+        name: tool.slug,
+        title: tool.name,
+        description: tool.description,
+        mimeType: 'application/json',
+      })),
+    };
+  }
+
+  private async readListing(uri: string, slug: string): Promise<ReadResourceResult> {
+    let stored: StoredBody;
+    try {
+      stored = await this.queries.execute(new GetToolQuery(slug));
+    } catch (error) {
+      const problem = this.problemOf(error, 'resources/read');
+      throw new McpError(problem.status === 404 ? RESOURCE_NOT_FOUND : -32603, problem.detail, { uri });
+    }
+    return { contents: [{ uri, mimeType: 'application/json', text: stored.body.toString('utf8') }] };
+  }
+
+  private parse(stored: StoredBody): Record<string, unknown> {
+    return JSON.parse(stored.body.toString('utf8')) as Record<string, unknown>;
+  }
+
+  /** What went wrong, as the HTTP API would say it; an unreachable store or a bug is logged. */
+  private problemOf(error: unknown, what: string): ApiProblem {
+    if (error instanceof ApiProblem) return error;
+    const message = (error as Error)?.message ?? String(error);
+    if (isStoreUnavailable(error)) {
+      this.logger.error(`store unavailable on ${what}: ${message}`);
+      return new ApiProblem(503, 'store-unavailable', 'Service unavailable', 'the directory store is unreachable; retry shortly');
+    }
+    this.logger.error(`unexpected error on ${what}: ${(error as Error)?.stack ?? message}`);
+    return new ApiProblem(500, 'internal', 'Internal error', 'an unexpected error occurred; it has been logged');
+  }
+}

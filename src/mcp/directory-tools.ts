@@ -1,0 +1,224 @@
+import type { Query } from '@nestjs/cqrs';
+import { z } from 'zod';
+import { listErrorsQueryOf } from '../errors/list-errors-params';
+import { badRequest } from '../http/problem';
+import { MAX_LIMIT, QueryParams } from '../http/query-params';
+import { AUTH_TYPES, SDK_LANGUAGES } from '../listings/listing.document';
+import type { StoredBody } from '../rendering/stored-body';
+import { ListCategoriesQuery } from '../tools/categories/list-categories.query';
+import { compareQueryOf, MAX_COMPARE, MIN_COMPARE } from '../tools/compare/compare-params';
+import { GetToolQuery } from '../tools/detail/get-tool.query';
+import { listQueryOf } from '../tools/list/list-params';
+import { MAX_QUERY_LENGTH, searchQueryOf } from '../tools/search/search-params';
+import type { SearchToolsQuery } from '../tools/search/search-tools.query';
+import {
+  categoriesOutputSchema,
+  compareOutputSchema,
+  detailOutputSchema,
+  errorsOutputSchema,
+  listOutputSchema,
+  searchOutputSchema,
+} from './mcp-output-schemas';
+import { categoriesText, compareText, detailText, errorsText, listText, searchText } from './mcp-text';
+
+/**
+ * The MCP tools: the public directory's five (`search_tools`, `get_tool`, `compare_tools`,
+ * `list_categories`, `list_tools`, with the arguments its clients send) plus `get_errors`. Each is a thin
+ * adapter: it builds the query the HTTP controller builds for the same request, with the same parsers (so
+ * limits, filters, cursors and their error messages are the HTTP API's), and renders the answer as text.
+ */
+export interface DirectoryTool<Shape extends z.ZodRawShape, Output, Q extends Query<StoredBody>> {
+  name: string;
+  title: string;
+  description: string;
+  inputSchema: Shape;
+  outputSchema: z.ZodType<Output>;
+  /** The query for these arguments; throws an ApiProblem (a tool error) when they are wrong. */
+  query(args: z.infer<z.ZodObject<Shape>>): Q;
+  /** The answer as text an agent reads. */
+  text(output: Output, query: Q): string;
+  /** The message when the query finds nothing to answer with (a 404): the HTTP API's points at HTTP routes. */
+  notFound?(args: z.infer<z.ZodObject<Shape>>, detail: string): string;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyDirectoryTool = DirectoryTool<z.ZodRawShape, any, Query<StoredBody>>;
+
+function defineTool<Shape extends z.ZodRawShape, Output, Q extends Query<StoredBody>>(tool: DirectoryTool<Shape, Output, Q>): AnyDirectoryTool {
+  return tool as unknown as AnyDirectoryTool;
+}
+
+/** `search_tools` returns 10 by default, as the public directory does (it stops at 25; here, as over HTTP, at 100). */
+export const SEARCH_TOOLS_DEFAULT_LIMIT = 10;
+/** `list_tools` returns 20 by default, as the public directory does. */
+export const LIST_TOOLS_DEFAULT_LIMIT = 20;
+
+/** Arguments as the HTTP API's query parameters (strings), so the same parsers read them. */
+function paramsOf(args: Record<string, string | number | boolean | undefined>): QueryParams {
+  const params: QueryParams = {};
+  for (const [name, value] of Object.entries(args)) if (value !== undefined && value !== null) params[name] = String(value);
+  return params;
+}
+
+/** A message for a missing argument or one of the wrong type or range, worded like the HTTP API's (`'limit' must be ..., got 'abc'`). */
+function mustBe(name: string, expected: string) {
+  return (issue: { input?: unknown }) => {
+    if (issue.input === undefined) return `'${name}' is required: ${expected}`;
+    const got = typeof issue.input === 'string' ? `'${issue.input}'` : JSON.stringify(issue.input);
+    return `'${name}' must be ${expected}, got ${got}`;
+  };
+}
+
+function limitArgument(defaultLimit: number) {
+  const error = mustBe('limit', `a whole number from 1 to ${MAX_LIMIT}`);
+  return z
+    .number({ error })
+    .int({ error })
+    .min(1, { error })
+    .optional()
+    .describe(`How many to return: default ${defaultLimit}; more than ${MAX_LIMIT} is read as ${MAX_LIMIT}.`);
+}
+
+const cursorArgument = z
+  .string({ error: mustBe('cursor', 'the nextCursor of an earlier answer') })
+  .optional()
+  .describe('The nextCursor of the previous page, sent with the same other arguments.');
+
+/** The filters of search and list (the HTTP API's query parameters of the same names). */
+const filterArguments = {
+  category: z
+    .string({ error: mustBe('category', 'a category slug') })
+    .optional()
+    .describe('A category slug from list_categories, e.g. llm. An unknown category finds nothing.'),
+  freeTier: z
+    .boolean({ error: mustBe('freeTier', 'true or false') })
+    .optional()
+    .describe('true: only APIs usable without paying; false: only those that are not.'),
+  openaiCompatible: z
+    .boolean({ error: mustBe('openaiCompatible', 'true or false') })
+    .optional()
+    .describe("true: only APIs that accept OpenAI's chat-completions format; false: only those that do not."),
+  auth: z
+    .enum(AUTH_TYPES, { error: mustBe('auth', `one of ${AUTH_TYPES.join(', ')}`) })
+    .optional()
+    .describe('Only APIs whose primary authentication is this scheme.'),
+  minContext: z
+    .union([z.number().int().min(1), z.string()], { error: mustBe('minContext', 'a positive number of tokens (e.g. 128000 or 128k)') })
+    .optional()
+    .describe('At least this many tokens of context: a number, or text such as 128k or 1m.'),
+  sdk: z
+    .string({ error: mustBe('sdk', 'a language') })
+    .optional()
+    .describe(`Only APIs with an official SDK in this language: ${SDK_LANGUAGES.join(', ')} (node, js, ts, golang, c# and .net are read as theirs).`),
+};
+
+const searchTools = defineTool({
+  name: 'search_tools',
+  title: 'Search the API directory',
+  description:
+    'Find third-party web APIs for a task. Ranked search over names, tags, categories and descriptions, in English or ' +
+    'Chinese; synonyms, typos and unfinished words are understood. Narrow it with category and the filters (freeTier, ' +
+    `openaiCompatible, auth, minContext, sdk). Returns summaries best first (slug, name, category, description, pricing, ` +
+    `facts), ${SEARCH_TOOLS_DEFAULT_LIMIT} by default, and nextCursor for the next page. Use get_tool with a slug for the full listing.`,
+  inputSchema: {
+    query: z
+      .string({ error: mustBe('query', 'the words to search for (a string), e.g. "text to speech"') })
+      .max(MAX_QUERY_LENGTH, { error: (issue) => `'query' must be at most ${MAX_QUERY_LENGTH} characters, got ${(issue.input as string).length}` })
+      .describe(`What the API should do or be called, e.g. "text to speech" or "向量数据库" (at most ${MAX_QUERY_LENGTH} characters).`),
+    ...filterArguments,
+    limit: limitArgument(SEARCH_TOOLS_DEFAULT_LIMIT),
+    cursor: cursorArgument,
+  },
+  outputSchema: searchOutputSchema,
+  query: ({ query, limit, ...rest }) => {
+    if (query.trim() === '') {
+      throw badRequest(`'query' must not be empty: give the words to search for (list_tools browses without a query)`, { parameter: 'query' });
+    }
+    return searchQueryOf(paramsOf({ ...rest, q: query, limit: limit ?? SEARCH_TOOLS_DEFAULT_LIMIT }));
+  },
+  text: (output, query: SearchToolsQuery) => searchText(output, query.offset),
+});
+
+const getTool = defineTool({
+  name: 'get_tool',
+  title: 'Get one API listing',
+  description:
+    'The full listing of one API by its slug (from search_tools or list_tools): description in English and Chinese, ' +
+    'website and docs, pricing, authentication, rate limit, latency, max tokens, endpoints, SDKs, features, usage tips, ' +
+    "code examples (curlExample: a ready curl command), similar APIs, a pricing comparison and the provider's known errors.",
+  inputSchema: {
+    slug: z
+      .string({ error: mustBe('slug', 'a tool slug, e.g. "openai"') })
+      .trim()
+      .min(1, { error: `'slug' must not be empty: give a tool slug, e.g. "openai"` })
+      .describe('The tool slug, e.g. "openai" (any case).'),
+  },
+  outputSchema: detailOutputSchema,
+  query: ({ slug }) => new GetToolQuery(slug),
+  text: detailText,
+  notFound: ({ slug }) => `no tool with slug '${slug.toLowerCase()}'; search_tools with query "${slug}" finds the right slug`,
+});
+
+const compareTools = defineTool({
+  name: 'compare_tools',
+  title: 'Compare APIs side by side',
+  description:
+    `Put ${MIN_COMPARE} to ${MAX_COMPARE} APIs side by side with the same fields for each: pricing, free tier, ` +
+    'authentication, rate limit, latency, max tokens, context, endpoints, SDKs, features, status, popularity. Slugs ' +
+    'that are not in the directory are listed in notFound.',
+  inputSchema: {
+    ids: z
+      .union([z.string(), z.array(z.string())], { error: mustBe('ids', `${MIN_COMPARE} to ${MAX_COMPARE} comma-separated tool slugs, e.g. "openai,anthropic"`) })
+      .describe(`${MIN_COMPARE} to ${MAX_COMPARE} tool slugs, comma-separated ("openai,anthropic") or as a list.`),
+  },
+  outputSchema: compareOutputSchema,
+  query: ({ ids }) => compareQueryOf(paramsOf({ ids: Array.isArray(ids) ? ids.join(',') : ids })),
+  text: compareText,
+  notFound: (_, detail) => `${detail}; search_tools finds the right slugs`,
+});
+
+const listCategories = defineTool({
+  name: 'list_categories',
+  title: 'List the categories',
+  description: 'Every category of the directory with its slug, English and Chinese names and number of listings. Pass a slug as category to search_tools or list_tools.',
+  inputSchema: {},
+  outputSchema: categoriesOutputSchema,
+  query: () => new ListCategoriesQuery(),
+  text: categoriesText,
+});
+
+const listTools = defineTool({
+  name: 'list_tools',
+  title: 'Browse the API directory',
+  description:
+    `Every listing, most popular first, ${LIST_TOOLS_DEFAULT_LIMIT} at a time by default (at most ${MAX_LIMIT}), narrowed by ` +
+    'category and the filters (freeTier, openaiCompatible, auth, minContext, sdk). nextCursor leads to the next page.',
+  inputSchema: { ...filterArguments, limit: limitArgument(LIST_TOOLS_DEFAULT_LIMIT), cursor: cursorArgument },
+  outputSchema: listOutputSchema,
+  query: ({ limit, ...rest }) => listQueryOf(paramsOf({ ...rest, limit: limit ?? LIST_TOOLS_DEFAULT_LIMIT })),
+  text: listText,
+});
+
+const getErrors = defineTool({
+  name: 'get_errors',
+  title: 'Look up provider errors',
+  description:
+    "The directory's reference of common errors that API providers return, each with its HTTP status, cause and fix " +
+    '(in English and Chinese) and a curl example, narrowed by provider slug and status. Use it when a call to an API fails.',
+  inputSchema: {
+    provider: z
+      .string({ error: mustBe('provider', 'a tool slug, e.g. "openai"') })
+      .optional()
+      .describe('A tool slug, e.g. "openai".'),
+    status: z
+      .number({ error: mustBe('status', 'an HTTP status code (100-599)') })
+      .int({ error: mustBe('status', 'an HTTP status code (100-599)') })
+      .optional()
+      .describe('An HTTP status code, e.g. 429.'),
+  },
+  outputSchema: errorsOutputSchema,
+  query: ({ provider, status }) => listErrorsQueryOf(paramsOf({ provider, status })),
+  text: errorsText,
+});
+
+export const DIRECTORY_TOOLS: readonly AnyDirectoryTool[] = [searchTools, getTool, compareTools, listCategories, listTools, getErrors];

@@ -1,0 +1,113 @@
+import { Controller, Delete, Get, Post, Req, Res } from '@nestjs/common';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AppConfig } from '../config/app-config';
+import { baseUrlOf } from '../discovery/base-url';
+import { sendJson } from '../http/send-json';
+import { storedBody } from '../rendering/stored-body';
+import { DIRECTORY_TOOLS } from './directory-tools';
+import { DirectoryMcpServer, INSTRUCTIONS, LISTING_URI_TEMPLATE, SERVER_NAME, SERVER_TITLE, SERVER_VERSION } from './directory-mcp-server';
+
+/** Where the MCP endpoint answers; the public directory advertises its own at /.well-known/mcp and serves it at /api/mcp. */
+export const MCP_PATH = 'mcp';
+export const WELL_KNOWN_MCP_PATH = '.well-known/mcp';
+export const PUBLIC_DIRECTORY_MCP_PATH = 'api/mcp';
+
+/**
+ * The MCP server over Streamable HTTP, in the API process, at /mcp (and at /.well-known/mcp and /api/mcp,
+ * where clients of the public directory send their requests).
+ *
+ * Stateless: every POST gets a new server and transport (no session id), closed once it is answered. Every
+ * tool is a read with nothing to remember between calls, so any instance of the API can answer any request
+ * behind a load balancer, no session has to be kept or expired, and nothing outlives its request. Answers
+ * are plain JSON (`enableJsonResponse`), not an event stream: a tool call is one quick read, with no
+ * progress to report and nothing for the server to ask the client.
+ *
+ * The SDK's web-standard transport is used rather than its Node one, so Fastify keeps the response
+ * (headers, logging, errors) instead of handing the raw socket over with hijack().
+ */
+@Controller()
+export class McpHttpController {
+  constructor(
+    private readonly directory: DirectoryMcpServer,
+    private readonly config: AppConfig,
+  ) {}
+
+  @Post([MCP_PATH, WELL_KNOWN_MCP_PATH, PUBLIC_DIRECTORY_MCP_PATH])
+  async post(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
+    const server = this.directory.create();
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    let response: Response;
+    let body: string;
+    try {
+      await server.connect(transport);
+      response = await transport.handleRequest(webRequestOf(request), { parsedBody: request.body });
+      body = await response.text();
+    } finally {
+      // Closes the transport too, before the client has its answer: nothing of the request stays behind.
+      await server.close();
+    }
+    reply.code(response.status);
+    response.headers.forEach((value, name) => void reply.header(name, value));
+    return reply.header('cache-control', 'no-store').send(body === '' ? undefined : body);
+  }
+
+  /** A stateless server has no stream to offer on GET (405, as the SDK's examples answer)... */
+  @Get([MCP_PATH, PUBLIC_DIRECTORY_MCP_PATH])
+  noStream(@Res() reply: FastifyReply): FastifyReply {
+    return methodNotAllowed(reply);
+  }
+
+  /** ...and no session to end on DELETE. */
+  @Delete([MCP_PATH, WELL_KNOWN_MCP_PATH, PUBLIC_DIRECTORY_MCP_PATH])
+  noSession(@Res() reply: FastifyReply): FastifyReply {
+    return methodNotAllowed(reply);
+  }
+
+  /**
+   * GET /.well-known/mcp: where the public directory advertises its MCP server, so agents look here. It
+   * describes the server (name, version, the Streamable HTTP URL, the tools and resources); POST here is
+   * the server itself, as at /mcp.
+   */
+  @Get(WELL_KNOWN_MCP_PATH)
+  describe(@Req() request: FastifyRequest, @Res() reply: FastifyReply): FastifyReply {
+    const base = baseUrlOf(request, this.config);
+    const description = {
+      name: SERVER_NAME,
+      title: SERVER_TITLE,
+      version: SERVER_VERSION,
+      description: INSTRUCTIONS,
+      protocolVersion: LATEST_PROTOCOL_VERSION,
+      transport: { type: 'streamable-http', url: `${base}/${MCP_PATH}` },
+      capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
+      tools: DIRECTORY_TOOLS.map((tool) => ({ name: tool.name, title: tool.title, description: tool.description, arguments: Object.keys(tool.inputSchema), readOnly: true })),
+      resourceTemplates: [{ uriTemplate: LISTING_URI_TEMPLATE, name: 'listing', mimeType: 'application/json' }],
+      stdio: { command: 'api-directory-mcp', env: ['REDIS_URL', 'REDIS_NAMESPACE'] },
+    };
+    return sendJson(request, reply, storedBody(JSON.stringify(description)));
+  }
+}
+
+function methodNotAllowed(reply: FastifyReply): FastifyReply {
+  return reply
+    .code(405)
+    .header('allow', 'POST')
+    .header('content-type', 'application/json')
+    .send(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: send JSON-RPC requests with POST' }, id: null }));
+}
+
+/**
+ * The request as the SDK's transport reads it (the body is passed on already parsed). The transport wants
+ * clients to accept both JSON and an event stream; answers here are always JSON, so a client that asks
+ * for JSON only (as the public directory's clients do) or says nothing is served as well.
+ */
+function webRequestOf(request: FastifyRequest): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (value === undefined) continue;
+    for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+  }
+  headers.set('accept', 'application/json, text/event-stream');
+  return new Request(`${request.protocol}://${request.host}${request.url}`, { method: request.method, headers });
+}

@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { ErrorsModule } from '../errors/errors.module';
+import { ToolsModule } from '../tools/tools.module';
+import { DirectoryMcpServer } from './directory-mcp-server';
+import { McpHttpController } from './mcp-http.controller';
+
+/**
+ * The MCP server: the directory's reads as MCP tools and resources, each a query on the QueryBus answered
+ * by the handlers of ToolsModule and ErrorsModule. Over Streamable HTTP at /mcp in the API process; over
+ * stdio through `stdio.ts`.
+ */
+@Module({
+  imports: [ToolsModule, ErrorsModule],
+  controllers: [McpHttpController],
+  providers: [DirectoryMcpServer],
+  exports: [DirectoryMcpServer],
+})
+export class McpModule {}

@@ -1,0 +1,378 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { DirectoryMcpServer } from '../src/mcp/directory-mcp-server';
+import { getJson, REDIS_URL, RunningService, startService } from './support/harness';
+
+/**
+ * The MCP server as agents use it: the SDK's own client over Streamable HTTP (at /mcp and at
+ * /.well-known/mcp) and over stdio (the built entry, as a client starts it), and the MCP Inspector's
+ * command line as a second client written elsewhere. The tools take the public directory's arguments
+ * and answer what the HTTP API answers for the same request.
+ */
+let service: RunningService;
+const root = resolve(__dirname, '..');
+
+beforeAll(async () => {
+  service = await startService('mcp');
+  expect((await service.ingest(['fixtures'])).problems).toEqual([]);
+});
+afterAll(() => service?.close());
+
+async function httpClient(path: string): Promise<Client> {
+  const client = new Client({ name: 'mcp-e2e', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(path, service.baseUrl)));
+  return client;
+}
+
+const http = (path: string) => getJson(`${service.baseUrl}${path}`).then((r) => r.body);
+
+interface Summary {
+  slug: string;
+  category: string;
+  freeTier: boolean;
+  openaiCompatible: boolean;
+  sdkLanguages: string[];
+}
+
+describe('over Streamable HTTP at /mcp', () => {
+  let client: Client;
+  const call = async (name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const text = (result: CallToolResult) => (result.content[0] as { type: 'text'; text: string }).text;
+  /** A result that must be a tool error (never a JSON-RPC error: callTool would throw), and its message. */
+  const toolError = async (name: string, args: Record<string, unknown>) => {
+    const result = await call(name, args);
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toBeUndefined();
+    return text(result);
+  };
+
+  beforeAll(async () => {
+    client = await httpClient('/mcp');
+  });
+  afterAll(() => client?.close());
+
+  it('introduces itself: name, version, instructions, tools and resources that do not change', () => {
+    expect(client.getServerVersion()).toMatchObject({ name: 'api-directory', version: '1.0.0' });
+    expect(client.getInstructions()).toMatch(/search_tools/);
+    expect(client.getServerCapabilities()).toMatchObject({ tools: { listChanged: false }, resources: { listChanged: false } });
+  });
+
+  it("offers the public directory's five tools and get_errors, read-only, each with input and output schemas", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(['compare_tools', 'get_errors', 'get_tool', 'list_categories', 'list_tools', 'search_tools']);
+    for (const tool of tools) {
+      expect(tool.description?.length).toBeGreaterThan(40);
+      expect(tool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+      expect(tool.inputSchema.type).toBe('object');
+      expect(tool.outputSchema?.type).toBe('object');
+    }
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+    const filters = ['category', 'freeTier', 'openaiCompatible', 'auth', 'minContext', 'sdk'];
+    expect(byName.search_tools.inputSchema.required).toEqual(['query']);
+    expect(Object.keys(byName.search_tools.inputSchema.properties!)).toEqual(expect.arrayContaining(['query', 'limit', 'cursor', ...filters]));
+    expect(byName.get_tool.inputSchema.required).toEqual(['slug']);
+    expect(byName.compare_tools.inputSchema.required).toEqual(['ids']);
+    expect(byName.list_categories.inputSchema.required ?? []).toEqual([]);
+    expect(byName.list_tools.inputSchema.required ?? []).toEqual([]);
+    expect(Object.keys(byName.list_tools.inputSchema.properties!)).toEqual(expect.arrayContaining(['limit', 'cursor', ...filters]));
+    expect(Object.keys(byName.get_errors.inputSchema.properties!).sort()).toEqual(['provider', 'status']);
+    expect(byName.search_tools.outputSchema!.required).toEqual(expect.arrayContaining(['total', 'results', 'nextCursor']));
+  });
+
+  it('search_tools {query} answers what GET /tools/search answers, 10 by default, with a numbered text', async () => {
+    const result = await call('search_tools', { query: 'text to speech' });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toEqual(await http('/api/v1/tools/search?q=text%20to%20speech&limit=10'));
+    const found = result.structuredContent as { limit: number; total: number; results: Summary[] };
+    expect(found.limit).toBe(10);
+    expect(found.results.length).toBeGreaterThan(3);
+    expect(found.results.map((r) => r.slug)).toContain('elevenlabs');
+    expect(text(result)).toMatch(new RegExp(`^${found.total} tools found for "text to speech"`));
+    expect(text(result)).toContain(`1. ${found.results[0].slug} — `);
+    for (const r of found.results) expect(text(result)).toContain(r.slug);
+  });
+
+  it('search_tools takes the filters and category, and pages with cursor as the HTTP API does', async () => {
+    const filtered = (await call('search_tools', { query: 'chat model', freeTier: true, openaiCompatible: true })).structuredContent as { results: Summary[] };
+    expect(filtered.results.length).toBeGreaterThan(0);
+    for (const r of filtered.results) expect(r).toMatchObject({ freeTier: true, openaiCompatible: true });
+
+    const first = (await call('search_tools', { query: 'api', category: 'llm', limit: 5 })).structuredContent as { total: number; nextCursor: string; results: Summary[] };
+    expect(first.total).toBeGreaterThan(5);
+    expect(first.results.every((r) => r.category === 'llm')).toBe(true);
+    const second = await call('search_tools', { query: 'api', category: 'llm', limit: 5, cursor: first.nextCursor });
+    const page = second.structuredContent as { results: Summary[] };
+    expect(page.results.length).toBeGreaterThan(0);
+    expect(page.results.map((r) => r.slug)).not.toEqual(expect.arrayContaining([first.results[0].slug]));
+    expect(second.structuredContent).toEqual(await http(`/api/v1/tools/search?q=api&category=llm&limit=5&cursor=${first.nextCursor}`));
+    expect(text(second)).toMatch(/results 6-/);
+  });
+
+  it('get_tool {slug} answers the whole listing, with the key facts and the curl example as text', async () => {
+    const result = await call('get_tool', { slug: 'openai' });
+    expect(result.structuredContent).toEqual(await http('/api/v1/tools/openai'));
+    const { tool } = result.structuredContent as { tool: { name: string; pricing: string; curlExample: string } };
+    expect(text(result)).toContain(`${tool.name} (openai;`);
+    expect(text(result)).toContain(`Pricing: ${tool.pricing}`);
+    expect(text(result)).toContain(tool.curlExample.trimEnd());
+    expect((await call('get_tool', { slug: 'OpenAI' })).structuredContent).toEqual(result.structuredContent);
+  });
+
+  it('compare_tools takes ids comma-separated (or as a list), and names the slugs it does not know', async () => {
+    const result = await call('compare_tools', { ids: 'openai,anthropic' });
+    expect(result.structuredContent).toEqual(await http('/api/v1/tools/compare?ids=openai,anthropic'));
+    expect((result.structuredContent as { compared: Summary[] }).compared.map((c) => c.slug)).toEqual(['openai', 'anthropic']);
+    expect(text(result)).toMatch(/^2 tools side by side:\nopenai — /);
+    expect((await call('compare_tools', { ids: ['openai', 'anthropic'] })).structuredContent).toEqual(result.structuredContent);
+    const partly = await call('compare_tools', { ids: 'openai,no-such-api' });
+    expect(partly.structuredContent).toMatchObject({ total: 1, notFound: ['no-such-api'] });
+    expect(text(partly)).toContain('Not in the directory: no-such-api');
+  });
+
+  it('list_categories {} answers every category with its count', async () => {
+    const result = await call('list_categories', {});
+    expect(result.structuredContent).toEqual(await http('/api/v1/tools/categories'));
+    expect(result.structuredContent).toMatchObject({ total: 13, totalListings: 127 });
+    expect(text(result)).toMatch(/^13 categories, 127 listings:\n- llm: LLM Providers \(大语言模型\) — \d+ listings/);
+  });
+
+  it('list_tools {limit, category} pages through the directory, 20 by default', async () => {
+    const result = await call('list_tools', { limit: 5, category: 'llm' });
+    expect(result.structuredContent).toEqual(await http('/api/v1/tools?category=llm&limit=5'));
+    const page = result.structuredContent as { returned: number; tools: Summary[] };
+    expect(page.returned).toBe(5);
+    expect(page.tools.every((t) => t.category === 'llm')).toBe(true);
+    expect(text(result)).toContain(`1. ${page.tools[0].slug} — `);
+    expect((await call('list_tools', {})).structuredContent).toMatchObject({ limit: 20, returned: 20, total: 127 });
+
+    const seen: string[] = [];
+    let cursor: string | undefined;
+    do {
+      const next = (await call('list_tools', { limit: 50, ...(cursor ? { cursor } : {}) })).structuredContent as { tools: Summary[]; nextCursor: string | null };
+      seen.push(...next.tools.map((t) => t.slug));
+      cursor = next.nextCursor ?? undefined;
+    } while (cursor);
+    expect(seen).toHaveLength(127);
+    expect(new Set(seen).size).toBe(127);
+
+    const bySdk = (await call('list_tools', { sdk: 'node', limit: 100 })).structuredContent as { filters: { sdk: string }; tools: Summary[] };
+    expect(bySdk.filters.sdk).toBe('javascript');
+    expect(bySdk.tools.every((t) => t.sdkLanguages.includes('javascript'))).toBe(true);
+    // Above 100 is read as 100, as over HTTP.
+    expect((await call('list_tools', { limit: 500 })).structuredContent).toMatchObject({ limit: 100 });
+  });
+
+  it('get_errors {provider, status} answers the error reference', async () => {
+    const result = await call('get_errors', { provider: 'openai' });
+    expect(result.structuredContent).toEqual(await http('/api/v1/errors?provider=openai'));
+    const { errors } = result.structuredContent as { errors: Array<{ provider: string; status: number; title: string }> };
+    expect(errors.length).toBeGreaterThan(0);
+    expect(errors.every((e) => e.provider === 'openai')).toBe(true);
+    expect(text(result)).toContain(`${errors[0].status} — ${errors[0].title}`);
+    const one = (await call('get_errors', { provider: 'openai', status: errors[0].status })).structuredContent as { errors: Array<{ status: number }> };
+    expect(one.errors.length).toBeGreaterThan(0);
+    expect(one.errors.every((e) => e.status === errors[0].status)).toBe(true);
+  });
+
+  it('turns bad input into a tool error that says what is wrong, never a protocol error', async () => {
+    expect(await toolError('get_tool', { slug: 'no-such-tool' })).toBe(`no tool with slug 'no-such-tool'; search_tools with query "no-such-tool" finds the right slug`);
+    expect(await toolError('list_tools', { limit: 'abc' })).toMatch(/'limit' must be a whole number from 1 to 100, got 'abc'/);
+    expect(await toolError('search_tools', { query: 'x', limit: 0 })).toMatch(/'limit' must be a whole number from 1 to 100, got 0/);
+    expect(await toolError('search_tools', {})).toMatch(/'query' is required/);
+    expect(await toolError('search_tools', { query: '   ' })).toMatch(/'query' must not be empty/);
+    expect(await toolError('search_tools', { query: 'x'.repeat(201) })).toMatch(/'query' must be at most 200 characters/);
+    expect(await toolError('search_tools', { query: 'api', cursor: 'garbage' })).toBe(`'cursor' is not a cursor this API gave out`);
+    const { nextCursor } = (await call('search_tools', { query: 'api', limit: 2 })).structuredContent as { nextCursor: string };
+    expect(await toolError('search_tools', { query: 'speech', limit: 2, cursor: nextCursor })).toMatch(/'cursor' belongs to another request/);
+    expect(await toolError('list_tools', { auth: 'password' })).toMatch(/'auth' must be one of bearer, /);
+    expect(await toolError('list_tools', { minContext: 'lots' })).toMatch(/'minContext' must be a positive number of tokens/);
+    expect(await toolError('list_tools', { freeTier: 'maybe' })).toMatch(/'freeTier' must be true or false/);
+    expect(await toolError('list_tools', { sdk: 'cobol' })).toMatch(/'sdk' must be one of /);
+    expect(await toolError('get_tool', {})).toMatch(/'slug' is required/);
+    expect(await toolError('compare_tools', {})).toMatch(/'ids' is required/);
+    expect(await toolError('compare_tools', { ids: 'openai' })).toBe(`'ids' must name 2 to 10 distinct tool slugs, got 1`);
+    expect(await toolError('compare_tools', { ids: 'nope-a,nope-b' })).toMatch(/^none of the requested tools is in the directory: nope-a, nope-b; search_tools/);
+    expect(await toolError('get_errors', { status: 42 })).toBe(`'status' must be an HTTP status code (100-599), got '42'`);
+    expect(await toolError('get_errors', { status: 'often' })).toMatch(/'status' must be an HTTP status code \(100-599\), got 'often'/);
+  });
+
+  it('offers every listing as a resource by slug, read as the detail JSON', async () => {
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates).toEqual([expect.objectContaining({ uriTemplate: 'apidirectory://tools/{slug}', mimeType: 'application/json' })]);
+    const { resources } = await client.listResources();
+    expect(resources).toHaveLength(127);
+    expect(resources[0]).toMatchObject({ uri: 'apidirectory://tools/openai', name: 'openai', mimeType: 'application/json' });
+    const read = await client.readResource({ uri: 'apidirectory://tools/openai' });
+    expect(read.contents).toHaveLength(1);
+    expect(read.contents[0]).toMatchObject({ uri: 'apidirectory://tools/openai', mimeType: 'application/json' });
+    expect(JSON.parse((read.contents[0] as { text: string }).text)).toEqual(await http('/api/v1/tools/openai'));
+    await expect(client.readResource({ uri: 'apidirectory://tools/no-such-tool' })).rejects.toMatchObject({ code: -32002, message: expect.stringContaining("no tool with slug 'no-such-tool'") });
+  });
+
+  it('keeps nothing of a request once it is answered, and answers requests at the same time', async () => {
+    const factory = service.app.get(DirectoryMcpServer);
+    const made: McpServer[] = [];
+    const create = factory.create.bind(factory);
+    const spy = jest.spyOn(factory, 'create').mockImplementation(() => {
+      const server = create();
+      made.push(server);
+      return server;
+    });
+    try {
+      const slugs = ['openai', 'anthropic', 'stripe', 'github', 'elevenlabs', 'no-such-tool'];
+      const results = await Promise.all(slugs.map((slug) => call('get_tool', { slug })));
+      expect(results.map((r) => Boolean(r.isError))).toEqual([false, false, false, false, false, true]);
+      results.slice(0, 5).forEach((r, i) => expect((r.structuredContent as { tool: { slug: string } }).tool.slug).toBe(slugs[i]));
+      await client.listTools();
+      expect(made.length).toBeGreaterThanOrEqual(7);
+      expect(made.filter((server) => server.isConnected())).toEqual([]);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+});
+
+describe('at /.well-known/mcp, where the public directory advertises its server', () => {
+  it('answers POST as /mcp does', async () => {
+    const client = await httpClient('/.well-known/mcp');
+    try {
+      expect(client.getServerVersion()).toMatchObject({ name: 'api-directory', version: '1.0.0' });
+      expect((await client.listTools()).tools).toHaveLength(6);
+      const result = (await client.callTool({ name: 'get_tool', arguments: { slug: 'openai' } })) as CallToolResult;
+      expect(result.structuredContent).toEqual(await http('/api/v1/tools/openai'));
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('describes the server on GET: name, version, the Streamable HTTP URL and the tools', async () => {
+    const { status, body } = await getJson(`${service.baseUrl}/.well-known/mcp`);
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ name: 'api-directory', version: '1.0.0', transport: { type: 'streamable-http', url: `${service.baseUrl}/mcp` } });
+    expect(body.tools.map((t: { name: string }) => t.name)).toEqual(['search_tools', 'get_tool', 'compare_tools', 'list_categories', 'list_tools', 'get_errors']);
+    expect(body.tools[0].arguments).toEqual(expect.arrayContaining(['query', 'category', 'limit', 'cursor']));
+  });
+
+  it('serves plain JSON-RPC POSTs that accept JSON only, there and at /api/mcp, as the public directory answers them', async () => {
+    for (const path of ['/.well-known/mcp', '/api/mcp']) {
+      const response = await fetch(`${service.baseUrl}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'search_tools', arguments: { query: 'vector database', limit: 3 } } }),
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+      const body = (await response.json()) as { result: { content: Array<{ text: string }> } };
+      expect(body).toMatchObject({ jsonrpc: '2.0', id: 7, result: { structuredContent: { returned: 3 } } });
+      expect(body.result.content[0].text).toMatch(/vector database/);
+    }
+  });
+
+  it('answers GET /mcp and DELETE with 405 and a JSON-RPC error: there are no sessions or streams to open or end', async () => {
+    for (const [method, path] of [['GET', '/mcp'], ['GET', '/api/mcp'], ['DELETE', '/mcp'], ['DELETE', '/.well-known/mcp']]) {
+      const response = await fetch(`${service.baseUrl}${path}`, { method, headers: { accept: 'text/event-stream' } });
+      expect(response.status).toBe(405);
+      expect(response.headers.get('allow')).toBe('POST');
+      expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32000 }, id: null });
+    }
+  });
+});
+
+describe('over stdio', () => {
+  it('serves the tools from the built entry, against the directory in REDIS_URL and REDIS_NAMESPACE', async () => {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [join(root, 'dist/src/mcp/stdio.js')],
+      env: { REDIS_URL, REDIS_NAMESPACE: service.namespace },
+      stderr: 'pipe',
+    });
+    let stderr = '';
+    transport.stderr?.on('data', (chunk) => (stderr += chunk));
+    const client = new Client({ name: 'mcp-e2e-stdio', version: '1.0.0' });
+    await client.connect(transport);
+    try {
+      expect(client.getServerVersion()).toMatchObject({ name: 'api-directory', version: '1.0.0' });
+      expect((await client.listTools()).tools).toHaveLength(6);
+      const categories = (await client.callTool({ name: 'list_categories', arguments: {} })) as CallToolResult;
+      expect(categories.structuredContent).toEqual(await http('/api/v1/tools/categories'));
+      const search = (await client.callTool({ name: 'search_tools', arguments: { query: 'text to speech' } })) as CallToolResult;
+      expect(search.structuredContent).toEqual(await http('/api/v1/tools/search?q=text%20to%20speech&limit=10'));
+      const unknown = (await client.callTool({ name: 'get_tool', arguments: { slug: 'no-such-tool' } })) as CallToolResult;
+      expect(unknown.isError).toBe(true);
+      expect((await client.readResource({ uri: 'apidirectory://tools/stripe' })).contents[0]).toMatchObject({ mimeType: 'application/json' });
+    } finally {
+      await client.close();
+    }
+    // Nothing but the protocol went to stdout (the client would have failed on it); logs stay quiet by default.
+    expect(stderr).not.toMatch(/ERROR/);
+  });
+});
+
+/** The MCP Inspector's command line (`mcp-inspector --cli`): headless, no browser, nothing fetched. */
+describe('with the MCP Inspector as the client', () => {
+  let catalogDir: string;
+  beforeAll(() => {
+    catalogDir = mkdtempSync(join(tmpdir(), 'mcp-inspector-'));
+  });
+  afterAll(() => rmSync(catalogDir, { recursive: true, force: true }));
+
+  function inspector(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    return new Promise((done, fail) => {
+      const child = spawn(join(root, 'node_modules/.bin/mcp-inspector'), ['--cli', ...args], {
+        cwd: root,
+        // Its catalog of servers goes to a scratch file, not the home directory.
+        env: { ...process.env, MCP_CATALOG_PATH: join(catalogDir, 'mcp.json'), BROWSER: 'none' },
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d) => (stdout += d));
+      child.stderr.on('data', (d) => (stderr += d));
+      child.on('error', fail);
+      child.on('close', (code) => done({ code: code ?? -1, stdout, stderr }));
+    });
+  }
+
+  it('lists and calls the tools over Streamable HTTP', async () => {
+    const list = await inspector([`${service.baseUrl}/mcp`, '--transport', 'http', '--method', 'tools/list']);
+    expect(list.code).toBe(0);
+    const { tools } = JSON.parse(list.stdout);
+    expect(tools.map((t: { name: string }) => t.name).sort()).toEqual(['compare_tools', 'get_errors', 'get_tool', 'list_categories', 'list_tools', 'search_tools']);
+    expect(tools.every((t: { annotations: { readOnlyHint: boolean } }) => t.annotations.readOnlyHint)).toBe(true);
+    expect(list.stderr).toMatch(/0 errors/);
+
+    const search = await inspector([`${service.baseUrl}/mcp`, '--transport', 'http', '--method', 'tools/call', '--tool-name', 'search_tools', '--tool-arg', 'query=text to speech', 'limit=3']);
+    expect(search.code).toBe(0);
+    const found = JSON.parse(search.stdout);
+    expect(found.structuredContent).toEqual(await http('/api/v1/tools/search?q=text%20to%20speech&limit=3'));
+    expect(found.content[0].text).toMatch(/^\d+ tools found for "text to speech"/);
+
+    const compare = await inspector([`${service.baseUrl}/.well-known/mcp`, '--transport', 'http', '--method', 'tools/call', '--tool-name', 'compare_tools', '--tool-arg', 'ids=openai,anthropic']);
+    expect(compare.code).toBe(0);
+    expect(JSON.parse(compare.stdout).structuredContent.compared.map((c: { slug: string }) => c.slug)).toEqual(['openai', 'anthropic']);
+  });
+
+  it('reports a tool error for an unknown slug', async () => {
+    const run = await inspector([`${service.baseUrl}/mcp`, '--transport', 'http', '--method', 'tools/call', '--tool-name', 'get_tool', '--tool-arg', 'slug=no-such-tool']);
+    expect(run.code).not.toBe(0);
+    const result = JSON.parse(run.stdout);
+    expect(result.isError).toBe(true);
+    expect(result.content[0].text).toMatch(/no tool with slug 'no-such-tool'/);
+  });
+
+  it('lists the tools and reads a resource over stdio', async () => {
+    const server = ['-e', `REDIS_URL=${REDIS_URL}`, '-e', `REDIS_NAMESPACE=${service.namespace}`, process.execPath, join(root, 'dist/src/mcp/stdio.js')];
+    const list = await inspector([...server, '--method', 'tools/list']);
+    expect(list.code).toBe(0);
+    expect(JSON.parse(list.stdout).tools).toHaveLength(6);
+    const read = await inspector([...server, '--method', 'resources/read', '--uri', 'apidirectory://tools/openai']);
+    expect(read.code).toBe(0);
+    expect(JSON.parse(JSON.parse(read.stdout).contents[0].text)).toEqual(await http('/api/v1/tools/openai'));
+  });
+});
