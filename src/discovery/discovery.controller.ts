@@ -4,6 +4,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from '../config/app-config';
 import { sendJson, sendBody } from '../http/send-json';
 import { storedBody } from '../rendering/stored-body';
+import { agentsText, aiPluginManifest } from './agent-manifests';
 import { API_CATALOG_TYPE, apiCatalog } from './api-catalog';
 import { baseUrlOf } from './base-url';
 import { GetLlmsTextQuery } from './llms-txt.query';
@@ -16,7 +17,10 @@ const ROBOTS = storedBody(
   ['# API Directory: agents and crawlers are welcome.', `# Start at ${ENTRY_POINTS.llmsTxt}, ${ENTRY_POINTS.openapi} or the MCP server at ${ENTRY_POINTS.mcp}.`, 'User-agent: *', 'Allow: /', ''].join('\n'),
 );
 
-/** What an agent that knows only the base URL reads first: GET /, llms.txt, the API catalog, robots.txt. */
+/**
+ * What an agent that knows only the base URL reads first: GET /, llms.txt, the API catalog, robots.txt, and
+ * the public directory's agents.txt and ai-plugin.json.
+ */
 @Controller()
 export class DiscoveryController {
   constructor(
@@ -43,6 +47,16 @@ export class DiscoveryController {
   catalog(@Req() request: FastifyRequest, @Res() reply: FastifyReply): FastifyReply {
     const body = storedBody(apiCatalog(baseUrlOf(request, this.config)));
     return sendBody(request, reply.header('link', `<${ENTRY_POINTS.apiCatalog}>; rel="api-catalog"`), body, API_CATALOG_TYPE);
+  }
+
+  @Get('agents.txt')
+  agents(@Req() request: FastifyRequest, @Res() reply: FastifyReply): FastifyReply {
+    return sendBody(request, reply, agentsText(baseUrlOf(request, this.config)), 'text/plain; charset=utf-8');
+  }
+
+  @Get('.well-known/ai-plugin.json')
+  plugin(@Req() request: FastifyRequest, @Res() reply: FastifyReply): FastifyReply {
+    return sendJson(request, reply, aiPluginManifest(baseUrlOf(request, this.config)));
   }
 
   @Get('robots.txt')

@@ -18,6 +18,8 @@ export const ENTRY_POINTS = {
   categories: '/api/v1/tools/categories',
   errors: '/api/v1/errors',
   robots: '/robots.txt',
+  agentsTxt: '/agents.txt',
+  aiPlugin: '/.well-known/ai-plugin.json',
   live: '/healthz',
   ready: '/readyz',
 };
@@ -37,7 +39,14 @@ export const SERVICE_INDEX = storedBody(
     description: OPENAPI_DOCUMENT.info.description,
     authentication: 'none: every operation is a GET and needs no key',
     mcp: { url: ENTRY_POINTS.mcp, transport: 'streamable-http', alsoAt: ENTRY_POINTS.mcpWellKnown, tools: MCP_TOOLS },
-    documents: { openapi: ENTRY_POINTS.openapi, llmsTxt: ENTRY_POINTS.llmsTxt, llmsFullTxt: ENTRY_POINTS.llmsFullTxt, apiCatalog: ENTRY_POINTS.apiCatalog },
+    documents: {
+      openapi: ENTRY_POINTS.openapi,
+      llmsTxt: ENTRY_POINTS.llmsTxt,
+      llmsFullTxt: ENTRY_POINTS.llmsFullTxt,
+      apiCatalog: ENTRY_POINTS.apiCatalog,
+      agentsTxt: ENTRY_POINTS.agentsTxt,
+      aiPlugin: ENTRY_POINTS.aiPlugin,
+    },
     changes: { json: ENTRY_POINTS.changes, atom: ENTRY_POINTS.changesAtom },
     health: { live: ENTRY_POINTS.live, ready: ENTRY_POINTS.ready },
     operations: Object.entries(OPENAPI_DOCUMENT.paths as Record<string, Record<string, { operationId?: string; summary?: string }>>).flatMap(([path, methods]) =>

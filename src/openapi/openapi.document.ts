@@ -195,6 +195,24 @@ export const OPENAPI_DOCUMENT = {
         responses: { 200: { description: 'The catalog.', headers: cached, content: { 'application/linkset+json': { schema: ref('ApiCatalog') } } }, 304: notModified, ...everyOperation },
       },
     },
+    '/agents.txt': {
+      get: {
+        operationId: 'getAgentsTxt',
+        tags: ['discovery'],
+        summary: 'Plain instructions for an agent (as the public directory serves them)',
+        description: 'Text: where to start (MCP, this document, llms.txt) and one line per HTTP operation, with absolute links.',
+        responses: { 200: { description: 'agents.txt', headers: cached, content: { 'text/plain': { schema: str } } }, 304: notModified, ...everyOperation },
+      },
+    },
+    '/.well-known/ai-plugin.json': {
+      get: {
+        operationId: 'getAiPluginManifest',
+        tags: ['discovery'],
+        summary: 'The plugin manifest that points a client at this document',
+        description: 'JSON: schema_version, names and descriptions for people and models, auth {type: none}, and api {type: openapi, url: <base>/openapi.json}. No logo, contact or legal URL: the directory has none to give.',
+        responses: { 200: ok('The manifest.', { type: 'object', required: ['schema_version', 'name_for_model', 'auth', 'api'], properties: { schema_version: str, name_for_human: str, name_for_model: str, description_for_human: str, description_for_model: str, auth: { type: 'object', properties: { type: str } }, api: { type: 'object', properties: { type: str, url: str } } } }), 304: notModified, ...everyOperation },
+      },
+    },
     '/robots.txt': {
       get: {
         operationId: 'getRobotsTxt',
@@ -209,10 +227,14 @@ export const OPENAPI_DOCUMENT = {
         tags: ['tools'],
         summary: 'Search listings by topic, name or category',
         description:
-          'Ranked full-text search over name and slug, tags, category names, descriptions (English and Chinese) ' +
-          'and features (not usage tips). `q` and `category` combine, each narrowing the result. Listings matching all query ' +
-          'terms rank above listings matching some; popularity only breaks ties. Without `q` the listings of the category ' +
-          '(or all) are returned by popularity. An unknown category gives an empty result, not an error.',
+          'Ranked full-text search over name, slug, Chinese name and aliases (the names people use: ChatGPT, DALL·E, Kimi), tags, ' +
+          'category names, descriptions (English and Chinese), features and pricing text (not usage tips). A query that is exactly a ' +
+          'listing\'s name or alias puts it first. Understands synonyms (tts, 语音合成), typos, unfinished last words, words typed apart or ' +
+          'together (open ai, dall-e), and facts asked for in words (free, openai compatible), which apply as the filters; ' +
+          '`interpretation` says how each part of the query was read. `q`, `category` and the filters combine, each narrowing the ' +
+          'result. Listings matching more parts of the query rank above listings matching fewer; popularity only breaks near-ties. ' +
+          'Without `q` the listings of the filters (or all) are returned by popularity. An unknown category gives an empty ' +
+          'result, not an error. `nextCursor` continues the ranking.',
         parameters: [
           { name: 'q', in: 'query', required: false, description: `Free text, at most ${MAX_QUERY_LENGTH} characters.`, schema: { type: 'string', maxLength: MAX_QUERY_LENGTH }, example: 'text to speech' },
           ...filterParameters,
@@ -594,7 +616,7 @@ export const OPENAPI_DOCUMENT = {
         description: str,
         authentication: str,
         mcp: object({ url: str, transport: str, alsoAt: str, tools: strList }),
-        documents: object({ openapi: str, llmsTxt: str, llmsFullTxt: str, apiCatalog: str }),
+        documents: object({ openapi: str, llmsTxt: str, llmsFullTxt: str, apiCatalog: str, agentsTxt: str, aiPlugin: str }),
         changes: object({ json: str, atom: str }),
         health: object({ live: str, ready: str }),
         operations: { type: 'array', items: object({ operationId: nullableStr, method: str, path: str, summary: nullableStr }) },

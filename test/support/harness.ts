@@ -9,6 +9,7 @@ import { ProjectionRunner } from '../../src/projections/projection-runner.servic
 import { createApp } from '../../src/bootstrap';
 import { AppConfig } from '../../src/config/app-config';
 import { ImportCatalogCommand, ImportReport } from '../../src/import/import-catalog.command';
+import { drainAndClose } from '../../src/operations/shutdown';
 import { deleteMatching } from '../../src/redis/delete-matching';
 
 export const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -73,7 +74,9 @@ export async function startService(label: string, overrides: Record<string, stri
       return result;
     },
     close: async () => {
-      await app.close();
+      // As the process stops on SIGTERM: a connection a test's client keeps alive (the fetch pool is shared
+      // by every test file of the run) is cut after 2 s rather than holding the close.
+      await drainAndClose(app, 2000);
       await dropNamespace(namespace);
     },
   };
