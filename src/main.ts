@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Logger } from 'nestjs-pino';
 import { createApp, seedIfEmpty } from './bootstrap';
-import { AppConfig, InvalidSettingsError } from './config/app-config';
+import { settingsOrExit } from './config/app-config';
 import { drainAndClose } from './operations/shutdown';
 import { ensureLocalRedis, stopLocalRedis } from './redis/local-redis';
 
@@ -9,14 +9,7 @@ import { ensureLocalRedis, stopLocalRedis } from './redis/local-redis';
 const STOP_GRACE_MS = 5000;
 
 async function main(): Promise<void> {
-  let config: AppConfig;
-  try {
-    config = new AppConfig();
-  } catch (error) {
-    if (!(error instanceof InvalidSettingsError)) throw error;
-    console.error(error.message);
-    process.exit(1);
-  }
+  const config = settingsOrExit();
   const localRedis = await ensureLocalRedis(config.redisUrl, config.dataDir, (line) => console.log(line));
   const app = await createApp(config);
   const logger = app.get(Logger);

@@ -221,3 +221,14 @@ class SettingsReader {
     if (this.problems.length > 0) throw new InvalidSettingsError(this.problems);
   }
 }
+
+/** The settings of a process that starts: a wrong value ends it (exit 1) with every problem named. */
+export function settingsOrExit(): AppConfig {
+  try {
+    return new AppConfig();
+  } catch (error) {
+    if (!(error instanceof InvalidSettingsError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
+}

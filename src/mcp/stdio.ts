@@ -4,7 +4,7 @@ import { ConsoleLogger, DynamicModule, LogLevel, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { AppConfig, InvalidSettingsError } from '../config/app-config';
+import { AppConfig, settingsOrExit } from '../config/app-config';
 import { CoreModule } from '../core.module';
 import { ImportModule } from '../import/import.module';
 import { seedIfEmpty } from '../import/seed-if-empty';
@@ -49,14 +49,7 @@ function nestLevels(level: string): LogLevel[] {
 }
 
 async function main(): Promise<void> {
-  let config: AppConfig;
-  try {
-    config = new AppConfig();
-  } catch (error) {
-    if (!(error instanceof InvalidSettingsError)) throw error;
-    console.error(error.message);
-    process.exit(1);
-  }
+  const config = settingsOrExit();
   // Warnings and errors only unless LOG_LEVEL says otherwise: start-up chatter ends up in the client's log.
   const logger = new StderrLogger('mcp', { logLevels: nestLevels(process.env.LOG_LEVEL ? config.logLevel : 'warn'), colors: false });
   const app = await NestFactory.createApplicationContext(McpStdioModule.register(config), { logger });
