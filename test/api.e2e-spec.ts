@@ -60,10 +60,14 @@ describe('routes', () => {
     expect(headers.get('access-control-allow-origin')).toBe('*');
     const preflight = await fetch(url('/api/v1/tools/search'), {
       method: 'OPTIONS',
-      headers: { origin: 'https://example.org', 'access-control-request-method': 'GET' },
+      headers: { origin: 'https://example.org', 'access-control-request-method': 'GET', 'access-control-request-headers': 'if-none-match, mcp-protocol-version' },
     });
-    expect(preflight.status).toBeLessThan(300);
+    expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-methods')).toBe('GET, HEAD, OPTIONS, POST');
+    expect(preflight.headers.get('access-control-allow-headers')).toBe('if-none-match, mcp-protocol-version');
+    expect(preflight.headers.get('access-control-max-age')).toBe('86400');
+    expect(preflight.headers.get('x-content-type-options')).toBe('nosniff');
   });
 });
 
