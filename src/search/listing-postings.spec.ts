@@ -3,7 +3,7 @@ import { CategoryCatalog } from '../catalog/category-catalog';
 import type { Category } from '../catalog/category-catalog';
 import { collectFiles, readContentFile } from '../content/content-files';
 import type { ListingDocument } from '../listings/listing.document';
-import { aliasTerms, listingPostings, PostingScorer, TermNumbering } from './listing-postings';
+import { aliasTerms, listingPostings, PostingScorer, searchFieldTexts, TermNumbering } from './listing-postings';
 import { FIELD_BITS, SEARCH_FIELDS } from './search-fields';
 import { indexTerms, joinedTerms } from './tokenizer';
 
@@ -13,16 +13,7 @@ const listings = collectFiles([join(fixtures, 'listings')]).files.map((file) => 
 
 /** The scoring rule written plainly (a Map per field, an object per term): what the scorer must compute. */
 function reference(listing: ListingDocument, category: Category | undefined): Map<string, number> {
-  const texts: Record<string, string> = {
-    name: `${listing.name} ${listing.slug} ${listing.slug.replace(/-/g, '')}`,
-    nameCn: listing.nameCn,
-    tags: listing.tags.join(' '),
-    category: category ? `${category.slug} ${category.name} ${category.nameCn}` : listing.category,
-    description: listing.description,
-    descriptionCn: listing.descriptionCn,
-    features: listing.features.join(' \n '),
-    pricing: listing.pricing,
-  };
+  const texts = searchFieldTexts(listing, category);
   const weighted = new Map<string, { tf: number; mask: number }>();
   SEARCH_FIELDS.forEach((field, bit) => {
     const terms = field.name === 'aliases' ? aliasTerms(listing.aliases) : indexTerms(texts[field.name], field.singleCharacters);

@@ -112,13 +112,9 @@ function copyInto<T extends Float64Array | Int32Array>(into: T, from: T): T {
   return into;
 }
 
-/** The text of each search field of a listing, in the order of SEARCH_FIELDS. */
-/**
- * The index terms of each search field of a listing, in the order of SEARCH_FIELDS: its words, and the
- * joined forms of words written with punctuation inside (`gpt-4o` also as gpt4o, see joinedTerms).
- */
-export function termsByField(listing: ListingDocument, category: Category | undefined): Array<{ terms: string[]; joined: string[] }> {
-  const texts: Record<string, string> = {
+/** The text of each search field of a listing, by field name (aliases are indexed apart, whole). */
+export function searchFieldTexts(listing: ListingDocument, category: Category | undefined): Record<string, string> {
+  return {
     name: `${listing.name} ${listing.slug} ${listing.slug.replace(/-/g, '')}`,
     nameCn: listing.nameCn,
     tags: listing.tags.join(' '),
@@ -128,6 +124,14 @@ export function termsByField(listing: ListingDocument, category: Category | unde
     features: listing.features.join(' \n '),
     pricing: listing.pricing,
   };
+}
+
+/**
+ * The index terms of each search field of a listing, in the order of SEARCH_FIELDS: its words, and the
+ * joined forms of words written with punctuation inside (`gpt-4o` also as gpt4o, see joinedTerms).
+ */
+export function termsByField(listing: ListingDocument, category: Category | undefined): Array<{ terms: string[]; joined: string[] }> {
+  const texts = searchFieldTexts(listing, category);
   return SEARCH_FIELDS.map((field) =>
     field.name === 'aliases'
       ? { terms: aliasTerms(listing.aliases ?? []), joined: [] }
