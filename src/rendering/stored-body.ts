@@ -1,11 +1,11 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * Read models store response bodies ready to send, each with its ETag in front:
  * `<etag>\n<body>`. The API splits at the first newline (JSON bodies never start with one).
  */
 export function etagOf(body: string | Buffer): string {
-  return `"${createHash('sha1').update(body).digest('base64url').slice(0, 22)}"`;
+  return `"${hash('sha1', body, 'base64url').slice(0, 22)}"`;
 }
 
 export function withEtag(body: string): string {
@@ -24,5 +24,7 @@ export function splitEtag(stored: string): StoredBody {
 }
 
 export function storedBody(body: string): StoredBody {
-  return { etag: etagOf(body), body: Buffer.from(body) };
+  // Encoded once and hashed as bytes: hashing the string would encode it a second time.
+  const bytes = Buffer.from(body);
+  return { etag: etagOf(bytes), body: bytes };
 }

@@ -564,41 +564,45 @@ export class SearchIndex {
    */
   private rank(rows: Rows, tolerance: number, offset: number, limit: number): Array<{ doc: number; score: number }> {
     const wanted = offset + limit;
-    const key = (doc: number) => rows.matched[doc] * 1e6 + rows.score[doc];
+    const { matched, score } = rows;
     let kept = rows.docs;
     if (kept.length > wanted) {
       // The lowest group a page row can come from starts at the wanted-th best row: nothing under its floor shows.
-      const keys = Float64Array.from(kept, key);
+      const keys = this.buffers.keys.subarray(0, kept.length);
+      for (let i = 0; i < kept.length; i++) keys[i] = matched[kept[i]] * 1e6 + score[kept[i]];
       const kth = selectDescending(keys, wanted - 1);
-      const matched = Math.floor(kth / 1e6);
-      const cut = matched * 1e6 + floorOf(kth - matched * 1e6, tolerance) - 1e-6;
-      kept = kept.filter((doc) => key(doc) >= cut);
+      const kthMatched = Math.floor(kth / 1e6);
+      const cut = kthMatched * 1e6 + floorOf(kth - kthMatched * 1e6, tolerance) - 1e-6;
+      const above: number[] = [];
+      for (const doc of kept) if (matched[doc] * 1e6 + score[doc] >= cut) above.push(doc);
+      kept = above;
     }
-    const slugOf = (doc: number) => this.docs[doc]!.facts.slug;
     // Groups are found by scanning, not by sorting every row: the best row left leads, and every row left
-    // that matches as many clauses and scores at least its floor joins it. A page usually fills from one
-    // or two groups, and of a large group only the members popular enough for the places left are ordered.
+    // that matches as many clauses and scores at least its floor joins it (rows that tie with the lead are
+    // all in its group, so which of them leads does not matter). A page usually fills from one or two
+    // groups, and of a large group only the members popular enough for the places left are ordered.
     const page: Array<{ doc: number; score: number }> = [];
     let rest = kept;
     while (rest.length > 0 && page.length < wanted) {
       let lead = rest[0];
       for (let i = 1; i < rest.length; i++) {
         const doc = rest[i];
-        const better = rows.matched[doc] - rows.matched[lead] || rows.score[doc] - rows.score[lead] || compareText(slugOf(lead), slugOf(doc));
-        if (better > 0) lead = doc;
+        if (matched[doc] > matched[lead] || (matched[doc] === matched[lead] && score[doc] > score[lead])) lead = doc;
       }
-      const floor = floorOf(rows.score[lead], tolerance);
+      const floor = floorOf(score[lead], tolerance);
+      const leadMatched = matched[lead];
       let group: number[] = [];
       const others: number[] = [];
       for (const doc of rest) {
-        if (doc === lead || (rows.matched[doc] === rows.matched[lead] && rows.score[doc] >= floor)) group.push(doc);
+        if (matched[doc] === leadMatched && score[doc] >= floor) group.push(doc);
         else others.push(doc);
       }
       rest = others;
       const places = wanted - page.length;
       if (group.length > 2 * places) group = this.mostPopular(group, places);
-      group.sort((a, b) => this.popularity[b] - this.popularity[a] || rows.score[b] - rows.score[a] || compareText(slugOf(a), slugOf(b)));
-      for (const doc of group) if (page.length < wanted) page.push({ doc, score: rows.score[doc] });
+      const slugOf = (doc: number) => this.docs[doc]!.facts.slug;
+      group.sort((a, b) => this.popularity[b] - this.popularity[a] || score[b] - score[a] || compareText(slugOf(a), slugOf(b)));
+      for (const doc of group) if (page.length < wanted) page.push({ doc, score: score[doc] });
     }
     return page.slice(offset);
   }
@@ -778,6 +782,8 @@ class ScoreBuffers {
   rowStamp = new Uint32Array(0);
   rowScore = new Float64Array(0);
   rowMatched = new Int32Array(0);
+  /** Ranking keys of the rows of a search (see SearchIndex.rank). */
+  keys = new Float64Array(0);
 
   fit(size: number): void {
     if (this.stamp.length >= size) return;
@@ -791,6 +797,7 @@ class ScoreBuffers {
     this.rowStamp = new Uint32Array(n);
     this.rowScore = new Float64Array(n);
     this.rowMatched = new Int32Array(n);
+    this.keys = new Float64Array(n);
   }
 
   /** A fresh epoch: every stamp so far is stale. */

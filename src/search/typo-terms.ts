@@ -55,7 +55,7 @@ export function termsWithinEdits(sorted: readonly string[], word: string, maxEdi
       // No term that starts with these `depth` characters can be close enough: skip them all (to the first
       // term after the prefix with its last character raised by one; a one-byte string compares quickly).
       const prefix = term.slice(0, depth);
-      i = lowerBound(sorted, prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(depth - 1) + 1), i + 1);
+      i = gallop(sorted, prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(depth - 1) + 1), i + 1);
       previous = prefix;
       continue;
     }
@@ -69,14 +69,29 @@ export function termsWithinEdits(sorted: readonly string[], word: string, maxEdi
   return found;
 }
 
-/** The first index in `sorted` (from `from`) whose value is not below `value`. */
-export function lowerBound(sorted: readonly string[], value: string, from = 0): number {
+/** The first index in `sorted` (from `from`, before `to`) whose value is not below `value`. */
+export function lowerBound(sorted: readonly string[], value: string, from = 0, to = sorted.length): number {
   let lo = from;
-  let hi = sorted.length;
+  let hi = to;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (sorted[mid] < value) lo = mid + 1;
     else hi = mid;
   }
   return lo;
+}
+
+/**
+ * lowerBound for a value that is likely near `from`: steps of 1, 2, 4... then a binary search in the last
+ * step. Most skips of the scan above pass a few terms, and this reads a few rather than the whole list's log.
+ */
+function gallop(sorted: readonly string[], value: string, from: number): number {
+  let step = 1;
+  let hi = from;
+  while (hi < sorted.length && sorted[hi] < value) {
+    from = hi + 1;
+    hi += step;
+    step *= 2;
+  }
+  return lowerBound(sorted, value, from, Math.min(hi, sorted.length));
 }

@@ -5,7 +5,7 @@ import { SearchBudget } from '../../operations/search-budget';
 import { ReadModels } from '../../read-models/read-models.service';
 import { API_PREFIX } from '../../rendering/listing-views';
 import { storedBody, StoredBody } from '../../rendering/stored-body';
-import { matchedFields } from '../../search/search-fields';
+import { matchedFieldsJson } from '../../search/search-fields';
 import type { SearchHit, SearchIndex, SearchNotes } from '../../search/search-index';
 import { buildSearchRequest, Clause, interpret, QueryFacet } from '../../search/search-query';
 import { listingFilter, ListingFilters } from '../listing-filters';
@@ -71,7 +71,7 @@ export class SearchToolsHandler implements IQueryHandler<SearchToolsQuery, Store
 
   private body(query: SearchToolsQuery, found: Found): string {
     const interpretation = interpret(found.clauses, found.notes, found.facets);
-    const results = found.hits.map((hit) => `${hit.summary.slice(0, -1)},"score":${hit.score},"matched":${JSON.stringify(matchedFields(hit.mask))}}`);
+    const results = found.hits.map((hit) => `${hit.summary.slice(0, -1)},"score":${hit.score},"matched":${matchedFieldsJson(hit.mask)}}`);
     const end = query.offset + found.hits.length;
     const nextCursor = end < found.total ? encodeCursor({ o: end }, query.request) : null;
     const head = JSON.stringify({
