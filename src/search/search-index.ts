@@ -476,46 +476,54 @@ export class SearchIndex {
     b.fit(this.docs.length);
     const k1 = request.k1;
     const query = b.next();
-    const rowDocs: number[] = [];
-    request.clauses.forEach((clause: Clause, c) => {
+    // Lists of listing numbers live in the buffers' typed arrays (a JS array grown by push cost a third
+    // of a broad query): candidates and survivors of a term swap between two.
+    const { rowDocs, clauseDocs } = b;
+    let rows = 0;
+    for (let c = 0; c < request.clauses.length; c++) {
+      const alts = request.clauses[c].alts;
       const clauseEpoch = b.next();
-      const clauseDocs: number[] = [];
-      clause.alts.forEach((alt, a) => {
+      let inClause = 0;
+      for (let a = 0; a < alts.length; a++) {
         const specs = plan[c][a];
-        if (specs.length === 0 || specs.some((s) => s.expansions.length === 0)) return;
+        if (specs.length === 0 || specs.some((spec) => spec.expansions.length === 0)) continue;
         const order = specs.map((_, i) => i).sort((x, y) => specs[x].postings - specs[y].postings || x - y);
-        const weight = alt.w / specs.length;
+        const weight = alts[a].w / specs.length;
         // The most selective term gives the candidates; each next term keeps those that have it.
-        let candidates = this.bestOf(specs[order[0]], k1, b.next(), null);
-        for (const doc of candidates) b.sum[doc] = b.value[doc];
-        for (let s = 1; s < order.length && candidates.length > 0; s++) {
+        let candidates = b.listA;
+        let spare = b.listB;
+        let count = this.bestOf(specs[order[0]], k1, b.next(), 0, candidates);
+        for (let i = 0; i < count; i++) b.sum[candidates[i]] = b.value[candidates[i]];
+        for (let s = 1; s < order.length && count > 0; s++) {
           const alive = b.next();
-          for (const doc of candidates) b.alive[doc] = alive;
-          const present = this.bestOf(specs[order[s]], k1, b.next(), alive);
-          for (const doc of present) b.sum[doc] += b.value[doc];
-          candidates = present;
+          for (let i = 0; i < count; i++) b.alive[candidates[i]] = alive;
+          count = this.bestOf(specs[order[s]], k1, b.next(), alive, spare);
+          for (let i = 0; i < count; i++) b.sum[spare[i]] += b.value[spare[i]];
+          [candidates, spare] = [spare, candidates];
         }
-        for (const doc of candidates) {
+        for (let i = 0; i < count; i++) {
+          const doc = candidates[i];
           const value = b.sum[doc] * weight;
           if (b.clauseStamp[doc] !== clauseEpoch) {
             b.clauseStamp[doc] = clauseEpoch;
             b.clauseValue[doc] = value;
-            clauseDocs.push(doc);
+            clauseDocs[inClause++] = doc;
           } else if (value > b.clauseValue[doc]) b.clauseValue[doc] = value;
         }
-      });
-      for (const doc of clauseDocs) {
+      }
+      for (let i = 0; i < inClause; i++) {
+        const doc = clauseDocs[i];
         if (filter && !filter(doc)) continue;
         if (b.rowStamp[doc] !== query) {
           b.rowStamp[doc] = query;
           b.rowScore[doc] = 0;
           b.rowMatched[doc] = 0;
-          rowDocs.push(doc);
+          rowDocs[rows++] = doc;
         }
         b.rowScore[doc] += b.clauseValue[doc];
         b.rowMatched[doc]++;
       }
-    });
+    }
     // A query that is exactly a listing's name, slug or alias (`chatgpt`, `通义千问`) puts that listing first.
     for (const doc of (request.nameKey && this.names.get(request.nameKey)) || []) {
       if (filter && !filter(doc)) continue;
@@ -523,38 +531,38 @@ export class SearchIndex {
         b.rowStamp[doc] = query;
         b.rowScore[doc] = 0;
         b.rowMatched[doc] = 0;
-        rowDocs.push(doc);
+        rowDocs[rows++] = doc;
       }
       b.rowMatched[doc] += NAMED;
     }
-    return { docs: rowDocs, score: b.rowScore, matched: b.rowMatched };
+    return { docs: rowDocs.subarray(0, rows), score: b.rowScore, matched: b.rowMatched };
   }
 
   /**
    * The best value (factor times the saturated frequency) of any expansion of a term, per listing that has
-   * one, in `buffers.value`, stamped `epoch`; only listings stamped `alive` in `buffers.alive` when given.
-   * Returns those listings.
+   * one, in `buffers.value`, stamped `epoch`; only listings stamped `alive` in `buffers.alive` when that is
+   * not 0. Writes those listings to `found` and returns how many there are.
    */
-  private bestOf(spec: Spec, k1: number, epoch: number, alive: number | null): number[] {
-    const b = this.buffers;
-    const found: number[] = [];
+  private bestOf(spec: Spec, k1: number, epoch: number, alive: number, found: Int32Array): number {
+    const { stamp, value } = this.buffers;
+    const aliveStamps = this.buffers.alive;
+    let count = 0;
     for (const e of spec.expansions) {
       const docs = this.termDocs[e.term];
       const scores = this.termScores[e.term];
       for (let i = 0; i < docs.length; i++) {
         const doc = docs[i];
-        if (alive !== null && b.alive[doc] !== alive) continue;
-        const encoded = scores[i];
-        const tf = (encoded - (encoded % 1024)) / 102400; // the high part is the frequency times 100
+        if (alive !== 0 && aliveStamps[doc] !== alive) continue;
+        const tf = (scores[i] >> 10) / 100; // the high part is the frequency times 100
         const v = (e.factor * tf * (k1 + 1)) / (tf + k1);
-        if (b.stamp[doc] !== epoch) {
-          b.stamp[doc] = epoch;
-          b.value[doc] = v;
-          found.push(doc);
-        } else if (v > b.value[doc]) b.value[doc] = v;
+        if (stamp[doc] !== epoch) {
+          stamp[doc] = epoch;
+          value[doc] = v;
+          found[count++] = doc;
+        } else if (v > value[doc]) value[doc] = v;
       }
     }
-    return found;
+    return count;
   }
 
   /**
@@ -565,24 +573,26 @@ export class SearchIndex {
   private rank(rows: Rows, tolerance: number, offset: number, limit: number): Array<{ doc: number; score: number }> {
     const wanted = offset + limit;
     const { matched, score } = rows;
-    let kept = rows.docs;
-    if (kept.length > wanted) {
+    // Rows left to place, compacted in place as groups leave (the buffers' lists are free once scored).
+    let rest = this.buffers.listA.subarray(0, rows.docs.length);
+    rest.set(rows.docs);
+    if (rest.length > wanted) {
       // The lowest group a page row can come from starts at the wanted-th best row: nothing under its floor shows.
-      const keys = this.buffers.keys.subarray(0, kept.length);
-      for (let i = 0; i < kept.length; i++) keys[i] = matched[kept[i]] * 1e6 + score[kept[i]];
+      const keys = this.buffers.keys.subarray(0, rest.length);
+      for (let i = 0; i < rest.length; i++) keys[i] = matched[rest[i]] * 1e6 + score[rest[i]];
       const kth = selectDescending(keys, wanted - 1);
       const kthMatched = Math.floor(kth / 1e6);
       const cut = kthMatched * 1e6 + floorOf(kth - kthMatched * 1e6, tolerance) - 1e-6;
-      const above: number[] = [];
-      for (const doc of kept) if (matched[doc] * 1e6 + score[doc] >= cut) above.push(doc);
-      kept = above;
+      let n = 0;
+      for (let i = 0; i < rest.length; i++) if (matched[rest[i]] * 1e6 + score[rest[i]] >= cut) rest[n++] = rest[i];
+      rest = rest.subarray(0, n);
     }
     // Groups are found by scanning, not by sorting every row: the best row left leads, and every row left
     // that matches as many clauses and scores at least its floor joins it (rows that tie with the lead are
     // all in its group, so which of them leads does not matter). A page usually fills from one or two
     // groups, and of a large group only the members popular enough for the places left are ordered.
     const page: Array<{ doc: number; score: number }> = [];
-    let rest = kept;
+    const members = this.buffers.listB;
     while (rest.length > 0 && page.length < wanted) {
       let lead = rest[0];
       for (let i = 1; i < rest.length; i++) {
@@ -591,24 +601,26 @@ export class SearchIndex {
       }
       const floor = floorOf(score[lead], tolerance);
       const leadMatched = matched[lead];
-      let group: number[] = [];
-      const others: number[] = [];
-      for (const doc of rest) {
-        if (matched[doc] === leadMatched && score[doc] >= floor) group.push(doc);
-        else others.push(doc);
+      let inGroup = 0;
+      let left = 0;
+      for (let i = 0; i < rest.length; i++) {
+        const doc = rest[i];
+        if (matched[doc] === leadMatched && score[doc] >= floor) members[inGroup++] = doc;
+        else rest[left++] = doc;
       }
-      rest = others;
+      rest = rest.subarray(0, left);
       const places = wanted - page.length;
+      let group: Int32Array = members.subarray(0, inGroup);
       if (group.length > 2 * places) group = this.mostPopular(group, places);
       const slugOf = (doc: number) => this.docs[doc]!.facts.slug;
-      group.sort((a, b) => this.popularity[b] - this.popularity[a] || score[b] - score[a] || compareText(slugOf(a), slugOf(b)));
-      for (const doc of group) if (page.length < wanted) page.push({ doc, score: score[doc] });
+      const ordered = Array.from(group).sort((a, b) => this.popularity[b] - this.popularity[a] || score[b] - score[a] || compareText(slugOf(a), slugOf(b)));
+      for (const doc of ordered) if (page.length < wanted) page.push({ doc, score: score[doc] });
     }
     return page.slice(offset);
   }
 
   /** Of a large group of equals, those popular enough for `places` places (popularity is 0-100). */
-  private mostPopular(group: number[], places: number): number[] {
+  private mostPopular(group: Int32Array, places: number): Int32Array {
     const counts = new Int32Array(102);
     for (const doc of group) counts[Math.min(101, Math.max(0, this.popularity[doc]))]++;
     let threshold = 101;
@@ -644,7 +656,7 @@ export class SearchIndex {
 }
 
 interface Rows {
-  docs: number[];
+  docs: Int32Array;
   score: Float64Array;
   matched: Int32Array;
 }
@@ -784,6 +796,11 @@ class ScoreBuffers {
   rowMatched = new Int32Array(0);
   /** Ranking keys of the rows of a search (see SearchIndex.rank). */
   keys = new Float64Array(0);
+  /** Lists of listing numbers: a term's candidates and survivors, a clause's listings, a query's rows. */
+  listA = new Int32Array(0);
+  listB = new Int32Array(0);
+  clauseDocs = new Int32Array(0);
+  rowDocs = new Int32Array(0);
 
   fit(size: number): void {
     if (this.stamp.length >= size) return;
@@ -798,6 +815,10 @@ class ScoreBuffers {
     this.rowScore = new Float64Array(n);
     this.rowMatched = new Int32Array(n);
     this.keys = new Float64Array(n);
+    this.listA = new Int32Array(n);
+    this.listB = new Int32Array(n);
+    this.clauseDocs = new Int32Array(n);
+    this.rowDocs = new Int32Array(n);
   }
 
   /** A fresh epoch: every stamp so far is stale. */
