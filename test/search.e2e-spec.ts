@@ -66,6 +66,18 @@ describe('transparency', () => {
 });
 
 describe('names, compounds, punctuation and facts asked for in words', () => {
+  it('answers the queries that once found the wrong listing with the right one first', async () => {
+    const asked: Array<[string, string]> = [
+      ['chatgpt', 'openai'],
+      ['dall-e', 'openai'],
+      ['open ai', 'openai'],
+      ['deep seek', 'deepseek'],
+      ['eleven labs', 'elevenlabs'],
+      ['cheap reasoning model', 'deepseek'],
+    ];
+    for (const [q, slug] of asked) expect([q, slugs(await search({ q }))[0]]).toEqual([q, slug]);
+  });
+
   it('puts the listing first whose name, slug or alias the whole query is', async () => {
     for (const [q, slug] of [['chatgpt', 'openai'], ['Kimi', 'moonshot'], ['通义千问', 'qwen'], ['w&b', 'weights-biases'], ['Stripe', 'stripe']]) {
       expect(slugs(await search({ q }))[0]).toBe(slug);

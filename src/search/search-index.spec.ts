@@ -117,6 +117,25 @@ describe('SearchIndex', () => {
     expect(index.search(buildSearchRequest('api.', 5), null).total).toBe(index.postingsOf('api').length);
   });
 
+  it('ranks every match as documented, large groups of equals included: a result comes before a better-scored one only as its equal (within 10%) and at least as popular', () => {
+    const index = build(catalog);
+    // One-word queries (every match matches one part), on a catalog where copies of a listing tie exactly.
+    for (const q of ['api.', 'speech', 'gpu', 'vector', 'payments', '语音']) {
+      const { total, hits } = index.search(buildSearchRequest(q, 1000), null);
+      expect(hits.length).toBe(total);
+      const rows = hits.map((hit) => ({ score: Number(hit.score), popularity: index.listing(index.docOf(hit.slug)!).facts.popularity }));
+      const best = Math.max(...rows.map((r) => r.score));
+      expect(rows[0].score).toBeGreaterThanOrEqual(best - Math.max(best * 0.1, 0.5) - 0.001);
+      rows.forEach((earlier, i) => {
+        for (const later of rows.slice(i + 1)) {
+          if (later.score <= earlier.score) continue;
+          expect(earlier.score).toBeGreaterThanOrEqual(later.score - Math.max(later.score * 0.1, 0.5) - 0.001);
+          expect(earlier.popularity).toBeGreaterThanOrEqual(later.popularity);
+        }
+      });
+    }
+  });
+
   it('filters: a category narrows the matches and the browse order, and counts agree', () => {
     const index = build(catalog);
     const inCategory = (category: string) => (doc: number) => index.listing(doc).facts.category === category;
