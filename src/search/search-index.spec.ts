@@ -91,6 +91,30 @@ describe('SearchIndex', () => {
     );
   });
 
+  it('after one large batch (the whole browse order merged again) of withdrawals and revisions, holds what a fresh build holds', () => {
+    const index = build(catalog);
+    const withdrawn = catalog.slice(0, 70);
+    const revised = catalog.slice(70, 150).map((l, i) => ({ ...l, popularity: (l.popularity + 37 * i) % 101 }));
+    index.apply(new Map([...withdrawn.map((l) => [l.slug, null] as const), ...revised.map((l) => [l.slug, indexed(l)] as const)]));
+    const now = [...revised, ...catalog.slice(150)];
+    expect(snapshot(index)).toEqual(snapshot(build(now)));
+    // and a large batch bringing the withdrawn back (their listing numbers reused)
+    index.apply(new Map(withdrawn.map((l) => [l.slug, indexed(l)])));
+    expect(snapshot(index)).toEqual(snapshot(build([...withdrawn, ...now])));
+  });
+
+  it('answers the same when its working memory starts its stamps again in the middle of a run of searches', () => {
+    const index = build(catalog);
+    const queries = ['payments api', 'speech to text', 'openai 语音', 'antropic'];
+    const expected = queries.map((q) => index.search(buildSearchRequest(q, 10), null));
+    // Four billion searches cannot run in a test: the epoch counter is set near the top of its range.
+    const buffers = (index as unknown as { buffers: { epoch: number } }).buffers;
+    for (let back = 0; back < 400; back += 7) {
+      buffers.epoch = 0xffffffff - back;
+      expect(queries.map((q) => index.search(buildSearchRequest(q, 10), null))).toEqual(expected);
+    }
+  });
+
   it('takes its terms out of the dictionary once no listing has them', () => {
     const index = build(catalog);
     const rare = { ...fixtures[0], description: `${fixtures[0].description} qzxvkw` };

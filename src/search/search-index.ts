@@ -209,9 +209,12 @@ export class SearchIndex {
       placed.push(doc);
     }
     if (resort) {
-      // The listings left in place keep their order: the batch's are sorted and merged in.
+      // The listings left in place keep their order: the batch's leave it (revised or withdrawn), and
+      // those it placed are sorted and merged in.
+      const leaving = new Set(changed);
+      const staying = leaving.size > 0 ? this.browse.filter((doc) => !leaving.has(doc)) : this.browse;
       placed.sort((a, b) => this.byPopularity(a, b));
-      this.browse = mergeSorted(this.browse, placed, (a, b) => this.byPopularity(a, b));
+      this.browse = mergeSorted(staying, placed, (a, b) => this.byPopularity(a, b));
     } else {
       for (const doc of placed) this.browse.splice(this.browsePosition(doc), 0, doc);
     }
@@ -474,6 +477,7 @@ export class SearchIndex {
   private score(request: SearchRequest, plan: Spec[][][], filter: ListingFilter | null): Rows {
     const b = this.buffers;
     b.fit(this.docs.length);
+    b.begin();
     const k1 = request.k1;
     const query = b.next();
     // Lists of listing numbers live in the buffers' typed arrays (a JS array grown by push cost a third
@@ -779,6 +783,9 @@ function selectDescending(values: Float64Array, k: number): number {
   return values[k];
 }
 
+/** Epochs kept free for one use of the search buffers (see ScoreBuffers.begin). */
+const EPOCH_MARGIN = 1 << 24;
+
 /**
  * Working memory of searches, one slot per listing number, reused from query to query: a value counts
  * only where its stamp is the current epoch, so nothing is cleared between uses.
@@ -821,12 +828,20 @@ class ScoreBuffers {
     this.rowDocs = new Int32Array(n);
   }
 
+  /**
+   * Called before each use of the buffers (a search, a batch's mark): when the epochs come near the top
+   * of their range, every stamp is cleared and they start again. Never within a use, whose epochs must
+   * all stay newer than every stamp: a search takes at most a few hundred of them, far below the margin.
+   */
+  begin(): void {
+    if (this.epoch < 0xffffffff - EPOCH_MARGIN) return;
+    for (const stamps of [this.stamp, this.alive, this.clauseStamp, this.rowStamp]) stamps.fill(0);
+    this.epoch = 0;
+  }
+
   /** A fresh epoch: every stamp so far is stale. */
   next(): number {
-    if (this.epoch === 0xffffffff) {
-      for (const stamps of [this.stamp, this.alive, this.clauseStamp, this.rowStamp]) stamps.fill(0);
-      this.epoch = 0;
-    }
+    if (this.epoch === 0xffffffff) throw new Error('search buffers: epochs exhausted within one use (see begin)');
     return ++this.epoch;
   }
 
@@ -858,6 +873,7 @@ class ScoreBuffers {
     let max = 0;
     for (const doc of docs) if (doc > max) max = doc;
     this.fit(max + 1);
+    this.begin();
     const epoch = this.next();
     for (const doc of docs) this.alive[doc] = epoch;
     const alive = this.alive;
