@@ -87,6 +87,47 @@ it('follows revisions and withdrawals batch by batch to what a fresh index of th
   }
 }, 120_000);
 
+it('catches up at the next check when catching up failed as a change arrived (search does not stay behind the details)', async () => {
+  const follower = (service.app.get(ReadModels) as unknown as { follower: CatalogFollower }).follower;
+  const held = follower as unknown as { store: EventStore };
+  const realStore = held.store;
+  // Redis going away for a moment exactly as a change arrives cannot be had on demand: the follower's
+  // reads of the log fail for half a second from its next one instead, as they would then (every
+  // catch-up the change's notifications start fails; only a later check can bring the index there).
+  let failures = 0;
+  let downUntil = 0;
+  held.store = Object.create(realStore, {
+    readAll: {
+      value: (...args: Parameters<EventStore['readAll']>) => {
+        if (downUntil === 0) downUntil = Date.now() + 500;
+        if (Date.now() < downUntil) {
+          failures++;
+          return Promise.reject(new Error('Connection is closed.'));
+        }
+        return realStore.readAll(...args);
+      },
+    },
+  }) as EventStore;
+  try {
+    const listing = catalog[61] as ListingDocument;
+    const document = { ...listing, description: `Wombatish ${listing.description}` };
+    await store.append(LISTING_AGGREGATE, listing.slug, 1, [{ type: LISTING_REVISED, data: { document, changedFields: ['description'] } }], 'editor');
+    expect(await service.app.get(ProjectionRunner).waitUntilProjected(await store.lastPosition(), 60_000)).toBe(true);
+    const detail = await getJson(`${service.baseUrl}/api/v1/tools/${listing.slug}`);
+    expect(JSON.stringify(detail.body)).toContain('Wombatish');
+    // The read models' checks (every READ_POLL_MS, 1 s here) bring the index there too.
+    let found = 0;
+    for (let waited = 0; found === 0 && waited < 10_000; waited += 200) {
+      await new Promise((r) => setTimeout(r, 200));
+      found = (await search('wombatish')).total;
+    }
+    expect(failures).toBeGreaterThan(0); // the reads did fail
+    expect(found).toBe(1);
+  } finally {
+    held.store = realStore;
+  }
+}, 60_000);
+
 it('starts again from the beginning of the log when the log no longer holds the last event it followed', async () => {
   const follower = new CatalogFollower(store, service.app.get(CategoryCatalog));
   await follower.catchUp(await store.lastPosition());

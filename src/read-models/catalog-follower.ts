@@ -17,6 +17,8 @@ export class CatalogFollower {
   private index = new SearchIndex();
   private at = '0-0';
   private loaded = false;
+  /** The `upTo` of the last catch-up that finished (undefined: none yet). */
+  private reached: string | null | undefined = undefined;
   /** The catch-up under way: one at a time, in order. */
   private turn: Promise<void> = Promise.resolve();
 
@@ -40,6 +42,11 @@ export class CatalogFollower {
     return this.loaded;
   }
 
+  /** Whether the last catch-up to finish went to `checkpoint` (one that failed leaves the index behind it). */
+  hasReached(checkpoint: string | null): boolean {
+    return this.loaded && this.reached === checkpoint;
+  }
+
   /**
    * Applies the log up to `upTo` (the live read models' checkpoint; null: nothing is projected yet, the
    * index is empty). Starts again from the beginning when the log no longer has the last event applied
@@ -55,6 +62,7 @@ export class CatalogFollower {
     if (upTo === null || upTo === '0-0') {
       if (this.at !== '0-0') this.reset();
       this.loaded = true;
+      this.reached = upTo;
       return;
     }
     if (this.at !== '0-0' && (comparePositions(upTo, this.at) < 0 || !(await this.store.has(this.at)))) this.reset();
@@ -71,6 +79,7 @@ export class CatalogFollower {
       this.at = events[events.length - 1].position;
     }
     this.loaded = true;
+    this.reached = upTo;
   }
 
   private reset(): void {

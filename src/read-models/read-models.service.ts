@@ -226,7 +226,9 @@ export class ReadModels implements OnApplicationBootstrap, OnApplicationShutdown
     this.lastRefreshError = null;
     if (call !== this.refreshCalls && !force) return; // a newer refresh started meanwhile: its answer wins
     const moved = generation !== this.generation || checkpoint !== this.checkpoint;
-    if (!force && this.config.readCache && !moved && this.follower.isLoaded) return;
+    // Nothing moved and the index is there: done. A catch-up that failed (Redis went away as a change
+    // arrived) left the index behind the checkpoint already recorded: the next check tries it again.
+    if (!force && this.config.readCache && !moved && this.follower.hasReached(checkpoint)) return;
     this.generation = generation;
     this.checkpoint = checkpoint;
     this.forget();
