@@ -123,6 +123,18 @@ describe('rate limits', () => {
     expect((await get(`${service.baseUrl}/api/v1/tools/openai`, client)).status).toBe(200);
     expect((await get(`${service.baseUrl}/api/v1/tools/search?q=translation`, { 'x-forwarded-for': '198.51.100.4' })).status).toBe(200);
   }, 60_000);
+  it('does not pass one client\'s search refusal to another asking the same search at that moment', async () => {
+    const spent = { 'x-forwarded-for': '198.51.100.5' };
+    for (const q of ['ocr', 'sms', 'maps', 'webhooks', 'cron']) expect((await get(`${service.baseUrl}/api/v1/tools/search?q=${q}`, spent)).status).toBe(200);
+    // The same uncached search: the spent client first (its refusal waits a second before it answers),
+    // then, while that is under way, a client with budget left.
+    const path = '/api/v1/tools/search?q=geocoding%20addresses';
+    const refused = get(`${service.baseUrl}${path}`, spent);
+    await new Promise((r) => setTimeout(r, 200));
+    const other = await get(`${service.baseUrl}${path}`, { 'x-forwarded-for': '198.51.100.6' });
+    expect(other.status).toBe(200);
+    expect((await refused).status).toBe(429);
+  }, 60_000);
 });
 
 describe('slow and oversized requests', () => {
