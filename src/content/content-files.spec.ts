@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
-import { readContentFile } from './content-files';
+import { collectFiles, readContentFile } from './content-files';
 import { MAX_FILE_BYTES } from './file-checks';
 
 let folder: string;
@@ -85,5 +85,17 @@ describe('readContentFile', () => {
     entry.curlExample = `curl -d '<p>x</p>' https://api.openai.com/v1/chat/completions`;
     const entryFile = fileNamed('openai-429-rate-limit-exceeded.yaml', stringify(entry));
     expect(readContentFile(entryFile).problems.map((p) => p.field)).toEqual(['fixCn']);
+  });
+});
+
+describe('collectFiles', () => {
+  it('refuses a content file in a folder whose extension is not lower case, instead of leaving it out unseen', () => {
+    const file = fileNamed('openai.YAML', openai());
+    const dir = join(file, '..');
+    writeFileSync(join(dir, 'notes.txt'), 'not content');
+    writeFileSync(join(dir, 'stripe.yaml'), 'slug: stripe');
+    const reason = 'its extension must be lower case (.yaml, .yml or .json): the file would be left out';
+    expect(collectFiles([dir])).toEqual({ files: [join(dir, 'stripe.yaml')], problems: [{ file, field: '(file)', reason }] });
+    expect(collectFiles([file]).problems).toEqual([{ file, field: '(file)', reason }]);
   });
 });

@@ -54,6 +54,7 @@ export function collectFiles(paths: string[]): { files: string[]; problems: Cont
       if (entry.isDirectory()) visitFolder(path);
       else if (entry.isSymbolicLink()) visit(path, false);
       else if (entry.isFile() && isContentFile(path, false)) files.add(path);
+      else if (entry.isFile() && misnamedContent(path)) problems.push({ file: path, field: '(file)', reason: MISNAMED });
     }
   };
   const visit = (path: string, explicit: boolean) => {
@@ -66,10 +67,18 @@ export function collectFiles(paths: string[]): { files: string[]; problems: Cont
     }
     if (stats.isDirectory()) visitFolder(path);
     else if (isContentFile(path, explicit)) files.add(path);
-    else if (explicit) problems.push({ file: path, field: '(file)', reason: 'must be a .yaml, .yml or .json file' });
+    else if (explicit || misnamedContent(path)) problems.push({ file: path, field: '(file)', reason: misnamedContent(path) ? MISNAMED : 'must be a .yaml, .yml or .json file' });
   };
   for (const path of paths) visit(path, true);
   return { files: [...files].sort(), problems };
+}
+
+const MISNAMED = 'its extension must be lower case (.yaml, .yml or .json): the file would be left out';
+
+/** A file that looks like content but whose extension is not in lower case (`openai.YAML`): refused, not skipped unseen. */
+function misnamedContent(path: string): boolean {
+  const extension = extname(path);
+  return !CONTENT_EXTENSIONS.has(extension) && CONTENT_EXTENSIONS.has(extension.toLowerCase());
 }
 
 /** Content by its extension; the files of NOT_CONTENT count only when named on the command line. */
