@@ -181,6 +181,17 @@ describe('the change feed', () => {
     afterFixtures = polled.nextCursor;
   });
 
+  it('leaves out a revision of the editor\'s note only, and never names the note as a changed field', async () => {
+    const before = listing('deepgram');
+    await service.command(new PublishListingCommand({ ...before, note: 'Re-checked against the provider docs.' }, { actor: 'jane.editor' }));
+    const quiet = (await changesPage({ since: afterFixtures })).body;
+    expect(quiet.changes).toEqual([]);
+    await service.command(new PublishListingCommand({ ...before, note: 'Checked again.', pricing: `${before.pricing} (checked)` }, { actor: 'jane.editor' }));
+    const polled = (await changesPage({ since: afterFixtures })).body;
+    expect(polled.changes.map((c: Change) => [c.type, c.id, c.version, c.changedFields])).toEqual([['revised', 'deepgram', 3, ['pricing']]]);
+    afterFixtures = polled.nextCursor;
+  });
+
   it('links a withdrawn error entry to its provider\'s error list', async () => {
     const entry = errorEntry('openai-429-rate-limit-exceeded');
     const id = errorEntryId(entry);

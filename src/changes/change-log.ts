@@ -40,7 +40,16 @@ export class ChangeLog {
 
   /** The newest `limit` changes, newest first. */
   async latest(limit: number, upTo: string | null): Promise<DescribedChange[]> {
-    return upTo === null ? [] : this.describe(await this.store.readAllBackwards(upTo, limit));
+    const found: DescribedChange[] = [];
+    // Some events show nothing (a revision of an editor's note only): read on until the page is full.
+    let from = upTo;
+    while (from !== null && found.length < limit) {
+      const wanted = limit - found.length;
+      const events = await this.store.readAllBackwards(from, wanted);
+      found.push(...(await this.describe(events)));
+      from = events.length < wanted ? null : `(${events[events.length - 1].position}`;
+    }
+    return found;
   }
 
   /** When the newest change the read models show happened (null: none yet). */

@@ -58,6 +58,9 @@ export function meaningOf(event: Pick<StoredEvent, 'type' | 'aggregateType'>): {
   return meaning && meaning.aggregateType === event.aggregateType ? meaning : null;
 }
 
+/** Fields of listings and error entries that are never published (the editor's `note`): not named as changes. */
+const UNPUBLISHED_FIELDS = new Set(['note']);
+
 /** Where a reader finds the changed thing now: the listing's detail, or its provider's error list and listing. */
 export function changeLinks(kind: ChangeKind, id: string, provider: string | null): Change['_links'] {
   if (kind === 'listing') return { self: `${API_PREFIX}/tools/${id}` };
@@ -72,6 +75,9 @@ export function changeLinks(kind: ChangeKind, id: string, provider: string | nul
 export function describeEvent(event: StoredEvent, provider: string | null = null): DescribedChange | null {
   const meaning = meaningOf(event);
   if (!meaning) return null;
+  const changedFields = meaning.type === 'revised' ? ((event.data as RevisedData<object>).changedFields ?? []).filter((field) => !UNPUBLISHED_FIELDS.has(field)) : null;
+  // A revision of nothing a reader sees (an editor's note only) is not a change to them.
+  if (changedFields !== null && changedFields.length === 0) return null;
   const document = meaning.type === 'withdrawn' ? null : (event.data as PublishedData<object>).document;
   const listing = meaning.kind === 'listing' ? (document as ListingDocument | null) : null;
   const entry = meaning.kind === 'error-entry' ? (document as ErrorEntryDocument | null) : null;
@@ -84,7 +90,7 @@ export function describeEvent(event: StoredEvent, provider: string | null = null
     id: event.aggregateId,
     version: event.version,
     occurredAt: event.occurredAt,
-    changedFields: meaning.type === 'revised' ? [...((event.data as RevisedData<object>).changedFields ?? [])] : null,
+    changedFields,
     reason: meaning.type === 'withdrawn' ? ((event.data as WithdrawnData).reason ?? null) : null,
     _links: changeLinks(meaning.kind, event.aggregateId, entryProvider),
   };
