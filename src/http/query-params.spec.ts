@@ -8,6 +8,9 @@ describe('query parameters', () => {
     expect(parseLimit('7')).toBe(7);
     expect(parseLimit('100')).toBe(100);
     expect(parseLimit('101')).toBe(100);
+    expect(parseLimit('10000000000')).toBe(100);
+    expect(parseLimit('9'.repeat(400))).toBe(100);
+    expect(() => parseLimit('0000000000')).toThrow(/at least 1/);
     for (const bad of ['abc', '0', '-1', '1.5', '1e2', '0x10']) {
       expect(() => parseLimit(bad)).toThrow(ApiProblem);
     }

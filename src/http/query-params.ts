@@ -20,7 +20,8 @@ export function single(query: QueryParams, name: string): string | undefined {
  */
 export function parseLimit(raw: string | undefined, fallback = DEFAULT_LIMIT, max = MAX_LIMIT): number {
   if (raw === undefined || raw === '') return fallback;
-  if (!/^\d{1,9}$/.test(raw.trim())) {
+  // Any run of digits: however many, above the maximum is the maximum (as the README says).
+  if (!/^\d+$/.test(raw.trim())) {
     throw badRequest(`'limit' must be a whole number from 1 to ${max}, got '${raw}'`, { parameter: 'limit' });
   }
   const limit = Number(raw.trim());
