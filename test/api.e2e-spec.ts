@@ -228,6 +228,14 @@ describe('GET /api/v1/tools/compare', () => {
     expect(body.compared.map((t: { slug: string }) => t.slug)).toEqual(['openai', 'anthropic']);
   });
 
+  it('names itself with a link that asks the same again, whatever the unknown ids hold', async () => {
+    const { body } = await getJson(url('/api/v1/tools/compare?ids=OpenAI,Google%20Gemini,x%26ids%3Dstripe'));
+    expect(body._links.self).toBe('/api/v1/tools/compare?ids=openai,google%20gemini,x%26ids%3Dstripe');
+    const again = await getJson(url(body._links.self));
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(body);
+  });
+
   it('404s when none is found, listing them', async () => {
     const { status, body } = await getJson(url('/api/v1/tools/compare?ids=nope,nada'));
     expect(status).toBe(404);

@@ -103,6 +103,11 @@ describe('GET /api/v1/tools', () => {
     const elsewhere = await get(`/api/v1/tools?limit=5&category=llm&cursor=${page.body.nextCursor}`);
     expect(elsewhere.status).toBe(400);
     expect(elsewhere.body.detail).toMatch(/another request/);
+    // Only the cursor as given out: with anything added (which a base64 decoder would skip) it is refused.
+    for (const tail of ['%26%3D%23%22', '!!', '%20x']) {
+      const padded = await get(`/api/v1/tools?limit=5&cursor=${page.body.nextCursor}${tail}`);
+      expect([tail, padded.status, padded.body.parameter]).toEqual([tail, 400, 'cursor']);
+    }
   });
 });
 

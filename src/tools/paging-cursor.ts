@@ -13,11 +13,17 @@ export function encodeCursor(position: Record<string, string | number>, request:
 /** The position a cursor holds, checked against the request it must belong to; a 400 naming `cursor` otherwise. */
 export function decodeCursor<T extends Record<string, string | number>>(raw: string | undefined, request: string, shape: Record<keyof T, 'string' | 'number'>): T | null {
   if (raw === undefined || raw.trim() === '') return null;
+  const text = raw.trim();
   let position: Record<string, unknown> | null = null;
-  try {
-    position = JSON.parse(Buffer.from(raw.trim(), 'base64url').toString('utf8')) as Record<string, unknown>;
-  } catch {
-    /* reported below */
+  // Only the exact text given out: Node's decoder skips characters outside the alphabet, and a cursor
+  // with anything added would be accepted, and repeated in the page's links as sent.
+  const bytes = Buffer.from(text, 'base64url');
+  if (bytes.toString('base64url') === text) {
+    try {
+      position = JSON.parse(bytes.toString('utf8')) as Record<string, unknown>;
+    } catch {
+      /* reported below */
+    }
   }
   const wellFormed = position !== null && typeof position === 'object' && Object.entries(shape).every(([key, type]) => typeof position![key] === type);
   if (!wellFormed) throw badRequest(`'cursor' is not a cursor this API gave out`, { parameter: 'cursor' });

@@ -10,6 +10,7 @@ export class CompareToolsQuery extends Query<StoredBody> {
 
   /** The canonical URL of the answer: its `_links.self`, and its key in the read cache. */
   get url(): string {
-    return `${API_PREFIX}/tools/compare?ids=${this.ids.join(',')}`;
+    // Each id as a URL component: an unknown id may hold any text (`google gemini`, `x&ids=y`).
+    return `${API_PREFIX}/tools/compare?ids=${this.ids.map(encodeURIComponent).join(',')}`;
   }
 }
