@@ -42,6 +42,14 @@ describe('transparency', () => {
     expect(slugs(body)[0]).toBe('stripe');
   });
 
+  it('does not complete a word followed by a space: it is finished', async () => {
+    for (const q of ['stri ', 'stri   ', '  stri \t']) {
+      const body = await search({ q });
+      expect([q, body.query, body.interpretation[0].via]).toEqual([q, 'stri ', expect.not.arrayContaining(['prefix'])]);
+      expect(body.results.map((r: { slug: string }) => r.slug)).not.toContain('stripe');
+    }
+  });
+
   it('reports the fields that matched and a score, best first', async () => {
     const body = await search({ q: 'vector database', limit: '10' });
     expect(body.results[0].matched).toEqual(expect.arrayContaining(['category']));

@@ -16,10 +16,15 @@ export function searchQueryOf(params: QueryParams): SearchToolsQuery {
   return new SearchToolsQuery(first.q, first.filters, first.limit, position.o, cursor);
 }
 
+/**
+ * `q` without leading blanks, and trailing blanks kept as one space: a last word followed by a space is
+ * finished (`stri ` is not a prefix of stripe, `stri` is), so the two are different searches.
+ */
 export function parseSearchText(raw: string | undefined): string | null {
-  const q = raw?.trim() ?? '';
-  if (q.length > MAX_QUERY_LENGTH) {
-    throw badRequest(`'q' must be at most ${MAX_QUERY_LENGTH} characters, got ${q.length}`, { parameter: 'q' });
+  const trimmed = raw?.trim() ?? '';
+  if (trimmed.length > MAX_QUERY_LENGTH) {
+    throw badRequest(`'q' must be at most ${MAX_QUERY_LENGTH} characters, got ${trimmed.length}`, { parameter: 'q' });
   }
-  return q === '' ? null : q;
+  if (trimmed === '') return null;
+  return /\s$/.test(raw!) ? `${trimmed} ` : trimmed;
 }
