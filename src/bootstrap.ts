@@ -30,7 +30,8 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     trustProxy: config.trustProxy as boolean | string[],
     // The whole request (headers and body) must arrive within this; the headers within headersTimeout.
     requestTimeout: config.requestTimeoutMs,
-    http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: TIMEOUT_CHECK_MS },
+    // (A missing Host is refused by refuseBodiesAndWrites with a problem document; Node's own answer is a bare 400.)
+    http: { headersTimeout: config.headersTimeoutMs, connectionsCheckingInterval: TIMEOUT_CHECK_MS, requireHostHeader: false },
     // While stopping, requests on open connections are served (Fastify's own 503 is not a problem document).
     return503OnClosing: false,
     frameworkErrors: frameworkErrorHandler(headers, rejected) as unknown as FastifyServerOptions['frameworkErrors'],

@@ -178,6 +178,17 @@ describe('slow and oversized requests', () => {
     }
   }, 30_000);
 
+  it('refuses an HTTP/1.1 request without Host with a problem document (HTTP/1.0 needs none)', async () => {
+    const exchange = await rawExchange(port, 'GET /api/v1/tools/openai HTTP/1.1\r\nConnection: close\r\n\r\n');
+    const [answer] = parseResponses(exchange.text, false);
+    expect(answer.status).toBe(400);
+    expect(answer.headers['content-type']).toMatch(/^application\/problem\+json/);
+    expect(answer.headers['access-control-allow-origin']).toBe('*');
+    expect(JSON.parse(answer.body).detail).toBe('an HTTP/1.1 request must name its Host');
+    const old = await rawExchange(port, 'GET /healthz HTTP/1.0\r\n\r\n');
+    expect(parseResponses(old.text, false)[0].status).toBe(200);
+  }, 30_000);
+
   it('answers a write at once with 405 and a body nobody reads with one answer only, closing the connection', async () => {
     const post = await rawExchange(port, 'POST /api/v1/tools/openai HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n{"a":', 10_000);
     expect(post.closedAfterMs!).toBeLessThan(3000);

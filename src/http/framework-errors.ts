@@ -130,12 +130,14 @@ export function bodyLeftUnread(request: FastifyRequest): boolean {
 }
 
 /**
- * An onRequest hook: a GET or HEAD with a body is refused (400), and a method no route takes (POST, PUT,
+ * An onRequest hook: an HTTP/1.1 request without Host is refused (400, as HTTP requires), a GET or HEAD
+ * with a body is refused (400), and a method no route takes (POST, PUT,
  * DELETE... on a read-only API) is 405, before anything reads the body. (OPTIONS never gets here: the
  * CORS hook answers it.)
  */
 export function refuseBodiesAndWrites(request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void): void {
   const method = request.method;
+  if (request.headers.host === undefined && request.raw.httpVersion === '1.1') return done(requestProblem(400, 'an HTTP/1.1 request must name its Host'));
   if (method === 'GET' || method === 'HEAD') return done(hasBody(request.headers) ? requestProblem(400, `a ${method} request carries no body`) : undefined);
   if (method === 'OPTIONS' || !request.is404) return done();
   done(requestProblem(405, `the directory is read-only: it answers ${ALLOWED_METHODS}`, { allow: ALLOWED_METHODS }));
