@@ -208,7 +208,8 @@ describe('GET /api/v1/tools/search', () => {
     expect(top).toEqual(expect.arrayContaining(['pinecone', 'qdrant', 'weaviate']));
   });
 
-  it('400s a q longer than 200 characters', async () => {
+  it('400s a q longer than 200 characters, counted as the OpenAPI document counts them (an emoji is one)', async () => {
+    expect((await getJson(url(`/api/v1/tools/search?q=${encodeURIComponent('🎙'.repeat(200))}`))).status).toBe(200);
     const { status } = await getJson(url(`/api/v1/tools/search?q=${'a'.repeat(201)}`));
     expect(status).toBe(400);
   });

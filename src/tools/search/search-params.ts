@@ -22,8 +22,10 @@ export function searchQueryOf(params: QueryParams): SearchToolsQuery {
  */
 export function parseSearchText(raw: string | undefined): string | null {
   const trimmed = raw?.trim() ?? '';
-  if (trimmed.length > MAX_QUERY_LENGTH) {
-    throw badRequest(`'q' must be at most ${MAX_QUERY_LENGTH} characters, got ${trimmed.length}`, { parameter: 'q' });
+  // Characters as the OpenAPI document's maxLength counts them (code points: an emoji is one).
+  const length = trimmed.length > MAX_QUERY_LENGTH ? [...trimmed].length : trimmed.length;
+  if (length > MAX_QUERY_LENGTH) {
+    throw badRequest(`'q' must be at most ${MAX_QUERY_LENGTH} characters, got ${length}`, { parameter: 'q' });
   }
   if (trimmed === '') return null;
   return /\s$/.test(raw!) ? `${trimmed} ` : trimmed;
