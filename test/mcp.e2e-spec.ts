@@ -275,6 +275,17 @@ describe('at /.well-known/mcp, where the public directory advertises its server'
     }
   });
 
+  it('answers a body that is not JSON with a JSON-RPC parse error', async () => {
+    for (const path of ['/mcp', '/api/mcp']) {
+      const response = await fetch(`${service.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: '{"jsonrpc": "2.0", "id": 1,' });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ jsonrpc: '2.0', error: { code: -32700 }, id: null });
+    }
+    // Elsewhere a bad body stays a problem document.
+    const elsewhere = await fetch(`${service.baseUrl}/api/v1/tools/openai`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+    expect(elsewhere.headers.get('content-type')).toMatch(/^application\/problem\+json/);
+  });
+
   it('answers GET /mcp and DELETE with 405 and a JSON-RPC error: there are no sessions or streams to open or end', async () => {
     for (const [method, path] of [['GET', '/mcp'], ['GET', '/api/mcp'], ['DELETE', '/mcp'], ['DELETE', '/.well-known/mcp']]) {
       const response = await fetch(`${service.baseUrl}${path}`, { method, headers: { accept: 'text/event-stream' } });

@@ -21,6 +21,14 @@ export class ProblemFilter implements ExceptionFilter {
       this.logger.debug(`client went away during ${request.method} ${request.url}: ${(error as Error)?.message ?? error}`);
       return;
     }
+    // The MCP endpoint speaks JSON-RPC: a body that is not JSON is its Parse error, not a problem document.
+    if (isJsonParseError(error) && isMcpPath(request.url)) {
+      void reply
+        .code(400)
+        .header('content-type', 'application/json')
+        .send(JSON.stringify({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not JSON' }, id: null }));
+      return;
+    }
     sendProblem(reply, request.url, this.toProblem(error, request));
   }
 
@@ -55,4 +63,16 @@ export function isStoreUnavailable(error: unknown): boolean {
     (error as Error)?.name === 'MaxRetriesPerRequestError' ||
     /ECONNREFUSED|connection is closed|max retries per request|ETIMEDOUT|CLUSTERDOWN|LOADING|stream isn't writeable/i.test(message)
   );
+}
+
+/** The paths where the MCP server answers (see src/mcp/mcp-http.controller.ts). */
+function isMcpPath(url: string): boolean {
+  const path = url.split('?')[0].replace(/\/+$/, '');
+  return path === '/mcp' || path === '/.well-known/mcp' || path === '/api/mcp';
+}
+
+/** Fastify's refusal of a body sent as JSON that does not parse (Nest hands it on as the cause of an HttpException). */
+function isJsonParseError(error: unknown): boolean {
+  const code = (error: unknown) => (error as { code?: string } | undefined)?.code;
+  return code(error) === 'FST_ERR_CTP_INVALID_JSON_BODY' || code((error as { cause?: unknown })?.cause) === 'FST_ERR_CTP_INVALID_JSON_BODY';
 }
