@@ -484,6 +484,17 @@ export class SearchIndex {
     // of a broad query): candidates and survivors of a term swap between two.
     const { rowDocs, clauseDocs } = b;
     let rows = 0;
+    /** Whether a listing passes the filter; its row is made (0 clauses, score 0) the first time it is met. */
+    const enter = (doc: number): boolean => {
+      if (filter && !filter(doc)) return false;
+      if (b.rowStamp[doc] !== query) {
+        b.rowStamp[doc] = query;
+        b.rowScore[doc] = 0;
+        b.rowMatched[doc] = 0;
+        rowDocs[rows++] = doc;
+      }
+      return true;
+    };
     for (let c = 0; c < request.clauses.length; c++) {
       const alts = request.clauses[c].alts;
       const clauseEpoch = b.next();
@@ -517,27 +528,14 @@ export class SearchIndex {
       }
       for (let i = 0; i < inClause; i++) {
         const doc = clauseDocs[i];
-        if (filter && !filter(doc)) continue;
-        if (b.rowStamp[doc] !== query) {
-          b.rowStamp[doc] = query;
-          b.rowScore[doc] = 0;
-          b.rowMatched[doc] = 0;
-          rowDocs[rows++] = doc;
-        }
+        if (!enter(doc)) continue;
         b.rowScore[doc] += b.clauseValue[doc];
         b.rowMatched[doc]++;
       }
     }
     // A query that is exactly a listing's name, slug or alias (`chatgpt`, `通义千问`) puts that listing first.
     for (const doc of (request.nameKey && this.names.get(request.nameKey)) || []) {
-      if (filter && !filter(doc)) continue;
-      if (b.rowStamp[doc] !== query) {
-        b.rowStamp[doc] = query;
-        b.rowScore[doc] = 0;
-        b.rowMatched[doc] = 0;
-        rowDocs[rows++] = doc;
-      }
-      b.rowMatched[doc] += NAMED;
+      if (enter(doc)) b.rowMatched[doc] += NAMED;
     }
     return { docs: rowDocs.subarray(0, rows), score: b.rowScore, matched: b.rowMatched };
   }
@@ -597,6 +595,7 @@ export class SearchIndex {
     // groups, and of a large group only the members popular enough for the places left are ordered.
     const page: Array<{ doc: number; score: number }> = [];
     const members = this.buffers.listB;
+    const slugOf = (doc: number) => this.docs[doc]!.facts.slug;
     while (rest.length > 0 && page.length < wanted) {
       let lead = rest[0];
       for (let i = 1; i < rest.length; i++) {
@@ -616,7 +615,6 @@ export class SearchIndex {
       const places = wanted - page.length;
       let group: Int32Array = members.subarray(0, inGroup);
       if (group.length > 2 * places) group = this.mostPopular(group, places);
-      const slugOf = (doc: number) => this.docs[doc]!.facts.slug;
       const ordered = Array.from(group).sort((a, b) => this.popularity[b] - this.popularity[a] || score[b] - score[a] || compareText(slugOf(a), slugOf(b)));
       for (const doc of ordered) if (page.length < wanted) page.push({ doc, score: score[doc] });
     }
