@@ -16,7 +16,6 @@ const PAGE = 1000;
 export class CatalogFollower {
   private index = new SearchIndex();
   private at = '0-0';
-  private loaded = false;
   /** The `upTo` of the last catch-up that finished (undefined: none yet). */
   private reached: string | null | undefined = undefined;
   /** The catch-up under way: one at a time, in order. */
@@ -39,12 +38,12 @@ export class CatalogFollower {
 
   /** Whether the index has caught up once (until then a search would find less than there is). */
   get isLoaded(): boolean {
-    return this.loaded;
+    return this.reached !== undefined;
   }
 
   /** Whether the last catch-up to finish went to `checkpoint` (one that failed leaves the index behind it). */
   hasReached(checkpoint: string | null): boolean {
-    return this.loaded && this.reached === checkpoint;
+    return this.reached === checkpoint;
   }
 
   /**
@@ -61,7 +60,6 @@ export class CatalogFollower {
   private async run(upTo: string | null): Promise<void> {
     if (upTo === null || upTo === '0-0') {
       if (this.at !== '0-0') this.reset();
-      this.loaded = true;
       this.reached = upTo;
       return;
     }
@@ -78,7 +76,6 @@ export class CatalogFollower {
       this.index.apply(changes);
       this.at = events[events.length - 1].position;
     }
-    this.loaded = true;
     this.reached = upTo;
   }
 
