@@ -67,7 +67,8 @@ export function collectFiles(paths: string[]): { files: string[]; problems: Cont
     }
     if (stats.isDirectory()) visitFolder(path);
     else if (isContentFile(path, explicit)) files.add(path);
-    else if (explicit || misnamedContent(path)) problems.push({ file: path, field: '(file)', reason: misnamedContent(path) ? MISNAMED : 'must be a .yaml, .yml or .json file' });
+    else if (misnamedContent(path)) problems.push({ file: path, field: '(file)', reason: MISNAMED });
+    else if (explicit) problems.push({ file: path, field: '(file)', reason: 'must be a .yaml, .yml or .json file' });
   };
   for (const path of paths) visit(path, true);
   return { files: [...files].sort(), problems };
