@@ -100,16 +100,21 @@ const errorFields = {
   curlExample: nullableString,
 };
 
+/** What a detail and a comparison row both tell beyond the summary. */
+const specFields = {
+  rateLimit: nullableString,
+  latency: nullableString,
+  maxTokens: nullableString,
+  endpoints: strings,
+  sdks: strings,
+  features: strings,
+};
+
 export const detailOutputSchema = z.looseObject({
   success: z.literal(true),
   tool: z.looseObject({
     ...summaryFields,
-    rateLimit: nullableString,
-    latency: nullableString,
-    maxTokens: nullableString,
-    endpoints: strings,
-    sdks: strings,
-    features: strings,
+    ...specFields,
     usageTips: strings,
     codeExamples: z.array(z.looseObject({ label: z.string(), title: z.string(), language: z.string(), code: z.string() })),
     lastUpdated: z.string(),
@@ -127,12 +132,7 @@ export const compareOutputSchema = z.looseObject({
     z.looseObject({
       ...summaryFields,
       pricing: nullableString,
-      rateLimit: nullableString,
-      latency: nullableString,
-      maxTokens: nullableString,
-      endpoints: strings,
-      sdks: strings,
-      features: strings,
+      ...specFields,
       lastUpdated: z.string(),
     }),
   ),
