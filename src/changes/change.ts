@@ -6,32 +6,9 @@ import type { StoredEvent } from '../event-store/event-envelope';
 import { LISTING_AGGREGATE } from '../listings/listing.aggregate';
 import { LISTING_PUBLISHED, LISTING_REVISED, LISTING_WITHDRAWN } from '../listings/events/listing-events';
 import type { ListingDocument } from '../listings/listing.document';
+import type { Change, ChangeKind, ChangeType } from '../contract/responses';
 import { API_PREFIX } from '../rendering/listing-views';
 import { encodeChangeCursor } from './change-cursor';
-
-export const CHANGE_TYPES = ['published', 'revised', 'withdrawn'] as const;
-export const CHANGE_KINDS = ['listing', 'error-entry'] as const;
-export type ChangeType = (typeof CHANGE_TYPES)[number];
-export type ChangeKind = (typeof CHANGE_KINDS)[number];
-
-/** One change of the directory as the feed serves it. Who made it is left out (see the README). */
-export interface Change {
-  /** Where this change sits in the log: `since` for the changes after it. */
-  cursor: string;
-  type: ChangeType;
-  kind: ChangeKind;
-  /** The listing's slug, or the error entry's id (as in GET /api/v1/errors). */
-  id: string;
-  /** The version of the listing or entry after this change, from 1. */
-  version: number;
-  occurredAt: string;
-  /** Revised: the top-level fields of the document that changed; null otherwise. */
-  changedFields: string[] | null;
-  /** Withdrawn: the editor's reason, if one was given; null otherwise. */
-  reason: string | null;
-  /** `self`: where the thing is now; `listing`, for an error entry: its provider's listing, whose detail lists its errors. */
-  _links: { self: string; listing?: string };
-}
 
 /** A change with what a feed reader shows of it besides: the event's own id and the thing's name. */
 export interface DescribedChange {

@@ -1,5 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { CategoryCatalog } from '../catalog/category-catalog';
+import type { ToolSummary } from '../contract/listing-views';
+import type { ToolDetailResponse } from '../contract/responses';
 import { ReadModels } from '../read-models/read-models.service';
 import { storedBody, StoredBody } from '../rendering/stored-body';
 import { GetLlmsTextQuery } from './llms-txt.query';
@@ -9,34 +11,6 @@ import { ENTRY_POINTS } from './service-index';
 export const LLMS_PER_CATEGORY = 50;
 /** Listings written out in full in llms-full.txt, most popular first. */
 export const LLMS_FULL_LISTINGS = 1000;
-
-interface Summary {
-  slug: string;
-  name: string;
-  nameCn: string;
-  description: string;
-  pricing: string;
-}
-
-interface Detail extends Summary {
-  descriptionCn: string;
-  category: string;
-  categoryCn: string | null;
-  website: string;
-  docsUrl: string;
-  auth: string[];
-  authType: string;
-  rateLimit: string | null;
-  maxTokens: string | null;
-  freeTier: boolean;
-  openaiCompatible: boolean;
-  sdks: string[];
-  endpoints: string[];
-  aliases: string[];
-  status: string;
-  lastUpdated: string;
-  curlExample: string | null;
-}
 
 /**
  * llms.txt and llms-full.txt (the llms.txt format: a title, a summary, sections of links), made from the
@@ -61,7 +35,7 @@ export class GetLlmsTextHandler implements IQueryHandler<GetLlmsTextQuery, Store
       if (page.total === 0) continue;
       lines.push('', `## ${category.name} (${category.nameCn})`, '');
       for (const doc of page.docs) {
-        const { slug, name, nameCn, description } = JSON.parse(index.listing(doc).summary) as Summary;
+        const { slug, name, nameCn, description } = JSON.parse(index.listing(doc).summary) as ToolSummary;
         lines.push(`- [${name} (${nameCn})](${base}/api/v1/tools/${slug}): ${description}`);
       }
       if (page.total > page.docs.length) {
@@ -80,7 +54,7 @@ export class GetLlmsTextHandler implements IQueryHandler<GetLlmsTextQuery, Store
     if (index.size > slugs.length) lines.push('', `The ${slugs.length} most popular of ${index.size} APIs follow; ${base}${ENTRY_POINTS.tools} lists them all.`);
     for (const stored of details) {
       if (!stored) continue;
-      const tool = (JSON.parse(stored.body.toString()) as { tool: Detail }).tool;
+      const tool = (JSON.parse(stored.body.toString()) as ToolDetailResponse).tool;
       lines.push(
         '',
         `## ${tool.name} (${tool.nameCn})`,

@@ -6,10 +6,10 @@ import { isStoreUnavailable } from '../http/problem.filter';
 import { ApiProblem } from '../http/problem';
 import type { StoredBody } from '../rendering/stored-body';
 import { GetToolQuery } from '../tools/detail/get-tool.query';
-import { NO_FILTERS } from '../tools/listing-filters';
+import { NO_FILTERS } from '../contract/listing-filters';
 import { ListToolsQuery } from '../tools/list/list-tools.query';
 import { AnyDirectoryTool, DIRECTORY_TOOLS } from './directory-tools';
-import type { ListOutput } from './mcp-output-schemas';
+import type { ListResponse } from '../contract/responses';
 
 export const SERVER_NAME = 'api-directory';
 export const SERVER_TITLE = 'API Directory';
@@ -96,7 +96,7 @@ export class DirectoryMcpServer {
   }
 
   private async listingResources(): Promise<ListResourcesResult> {
-    const page = this.parse(await this.queries.execute(new ListToolsQuery(NO_FILTERS, LISTED_RESOURCES_BOUND))) as ListOutput;
+    const page = this.parse(await this.queries.execute(new ListToolsQuery(NO_FILTERS, LISTED_RESOURCES_BOUND))) as ListResponse;
     return {
       resources: page.tools.map((tool) => ({
         uri: listingUri(tool.slug),

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { listErrorsQueryOf } from '../errors/list-errors-params';
 import { badRequest } from '../http/problem';
 import { MAX_LIMIT, QueryParams } from '../http/query-params';
-import { AUTH_TYPES, SDK_LANGUAGES } from '../listings/listing.document';
+import { FILTER_NAMES, FilterKind, FilterName, LISTING_FILTERS } from '../contract/listing-filters';
+import { AUTH_TYPES } from '../listings/listing.document';
 import type { StoredBody } from '../rendering/stored-body';
 import { ListCategoriesQuery } from '../tools/categories/list-categories.query';
 import { compareQueryOf, MAX_COMPARE, MIN_COMPARE } from '../tools/compare/compare-params';
@@ -84,33 +85,22 @@ const cursorArgument = z
   .optional()
   .describe('The nextCursor of the previous page, sent with the same other arguments.');
 
-/** The filters of search and list (the HTTP API's query parameters of the same names). */
-const filterArguments = {
-  category: z
-    .string({ error: mustBe('category', 'a category slug') })
-    .optional()
-    .describe('A category slug from list_categories, e.g. llm. An unknown category finds nothing.'),
-  freeTier: z
-    .boolean({ error: mustBe('freeTier', 'true or false') })
-    .optional()
-    .describe('true: only APIs usable without paying; false: only those that are not.'),
-  openaiCompatible: z
-    .boolean({ error: mustBe('openaiCompatible', 'true or false') })
-    .optional()
-    .describe("true: only APIs that accept OpenAI's chat-completions format; false: only those that do not."),
-  auth: z
-    .enum(AUTH_TYPES, { error: mustBe('auth', `one of ${AUTH_TYPES.join(', ')}`) })
-    .optional()
-    .describe('Only APIs whose primary authentication is this scheme.'),
-  minContext: z
-    .union([z.number().int().min(1), z.string()], { error: mustBe('minContext', 'a positive number of tokens (e.g. 128000 or 128k)') })
-    .optional()
-    .describe('At least this many tokens of context: a number, or text such as 128k or 1m.'),
-  sdk: z
-    .string({ error: mustBe('sdk', 'a language') })
-    .optional()
-    .describe(`Only APIs with an official SDK in this language: ${SDK_LANGUAGES.join(', ')} (node, js, ts, golang, c# and .net are read as theirs).`),
+/** Each kind of filter as a JSON argument (booleans and numbers as such, where a query string has text). */
+const FILTER_ARGUMENTS: Record<FilterKind, (error: ReturnType<typeof mustBe>) => z.ZodType<string | number | boolean>> = {
+  category: (error) => z.string({ error }),
+  boolean: (error) => z.boolean({ error }),
+  auth: (error) => z.enum(AUTH_TYPES, { error }),
+  tokens: (error) => z.union([z.number().int().min(1), z.string()], { error }),
+  sdk: (error) => z.string({ error }),
 };
+
+/** The filters of search and list, from the one table of filters (the HTTP API's query parameters of the same names). */
+const filterArguments = Object.fromEntries(
+  FILTER_NAMES.map((name) => {
+    const { kind, description, expected } = LISTING_FILTERS[name];
+    return [name, FILTER_ARGUMENTS[kind](mustBe(name, expected)).optional().describe(description)];
+  }),
+) as Record<FilterName, z.ZodOptional<z.ZodType<string | number | boolean>>>;
 
 const searchTools = defineTool({
   name: 'search_tools',

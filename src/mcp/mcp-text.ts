@@ -1,4 +1,5 @@
-import type { CategoriesOutput, CompareOutput, DetailOutput, ErrorsOutput, ListOutput, SearchOutput, ToolSummary } from './mcp-output-schemas';
+import type { ToolSummary } from '../contract/listing-views';
+import type { CategoriesResponse, CompareResponse, ErrorsResponse, ListResponse, SearchResponse, ToolDetailResponse } from '../contract/responses';
 
 /**
  * The text each tool sends beside its structured result: short, in the order an agent reads it (what was
@@ -20,7 +21,7 @@ function appliedFilters(filters: Record<string, unknown>): string {
   return set.length === 0 ? '' : ` (${set.map(([name, value]) => `${name}: ${value}`).join(', ')})`;
 }
 
-export function searchText(found: SearchOutput, offset: number): string {
+export function searchText(found: SearchResponse, offset: number): string {
   const about = `${found.query === null ? 'listed' : `for "${found.query}"`}${appliedFilters(found.filters)}`;
   if (found.results.length === 0) {
     return found.total > 0
@@ -36,7 +37,7 @@ export function searchText(found: SearchOutput, offset: number): string {
 }
 
 /** A page of the list (its cursor names a listing, not a position: the lines are numbered within the page). */
-export function listText(page: ListOutput): string {
+export function listText(page: ListResponse): string {
   if (page.tools.length === 0) return `No tools${appliedFilters(page.filters)}.`;
   return [
     `${page.total} ${page.total === 1 ? 'tool' : 'tools'}${appliedFilters(page.filters)}, most popular first; ${page.returned} on this page:`,
@@ -49,7 +50,7 @@ function listOf(label: string, items: string[]): string[] {
   return items.length === 0 ? [] : [`${label}:`, ...items.map((item) => `- ${item}`)];
 }
 
-export function detailText({ tool }: DetailOutput): string {
+export function detailText({ tool }: ToolDetailResponse): string {
   const facts = [
     `Free tier: ${tool.freeTier ? 'yes' : 'no'}`,
     `OpenAI-compatible: ${tool.openaiCompatible ? 'yes' : 'no'}`,
@@ -77,7 +78,7 @@ export function detailText({ tool }: DetailOutput): string {
   ].join('\n');
 }
 
-export function compareText(comparison: CompareOutput): string {
+export function compareText(comparison: CompareResponse): string {
   const rows = comparison.compared.map((tool) =>
     [
       `${tool.slug} — ${tool.name} [${tool.category}], ${tool.status}, popularity ${tool.popularity}`,
@@ -96,7 +97,7 @@ export function compareText(comparison: CompareOutput): string {
   ].join('\n');
 }
 
-export function categoriesText(list: CategoriesOutput): string {
+export function categoriesText(list: CategoriesResponse): string {
   return [
     `${list.total} categories, ${list.totalListings} listings:`,
     ...list.categories.map((c) => `- ${c.slug}: ${c.name} (${c.nameCn}) — ${c.count} ${c.count === 1 ? 'listing' : 'listings'}`),
@@ -104,7 +105,7 @@ export function categoriesText(list: CategoriesOutput): string {
   ].join('\n');
 }
 
-export function errorsText(reference: ErrorsOutput): string {
+export function errorsText(reference: ErrorsResponse): string {
   const about = [reference.provider ? `provider ${reference.provider}` : '', reference.status !== null ? `status ${reference.status}` : ''].filter(Boolean).join(', ');
   if (reference.errors.length === 0) return `No entries in the error reference${about ? ` for ${about}` : ''}.`;
   return [

@@ -1,13 +1,13 @@
-import { CHANGE_KINDS, CHANGE_TYPES } from '../changes/change';
 import { encodeChangeCursor } from '../changes/change-cursor';
 import { CHANGES_DEFAULT_LIMIT, CHANGES_MAX_LIMIT } from '../changes/list-changes-params';
 import { ENCODINGS, MIN_COMPRESSED_BYTES } from '../http/compression';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../http/query-params';
-import { AUTH_TYPES, LISTING_STATUSES, SDK_LANGUAGES } from '../listings/listing.document';
-import { SEARCH_FIELDS } from '../search/search-fields';
+import { FILTER_NAMES, LISTING_FILTERS } from '../contract/listing-filters';
+import type { PublishedSchemaName } from '../contract/responses';
 import { MAX_COMPARE, MIN_COMPARE } from '../tools/compare/compare-params';
 import { LIST_DEFAULT_LIMIT } from '../tools/list/list-params';
 import { MAX_QUERY_LENGTH } from '../tools/search/search-params';
+import { componentSchemas, FILTER_PARAMETER_SCHEMAS, jsonSchemaOf } from './component-schemas';
 
 /**
  * The OpenAPI 3.0.0 description of the read API, version 1.0.0. Written by hand because it is the
@@ -15,10 +15,8 @@ import { MAX_QUERY_LENGTH } from '../tools/search/search-params';
  * end-to-end tests check every response against these schemas.
  */
 const str = { type: 'string' };
-const nullableStr = { type: 'string', nullable: true };
-const strList = { type: 'array', items: str };
 const int = { type: 'integer' };
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const ref = (name: PublishedSchemaName) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: object) => ({ 'application/json': { schema } });
 const problem = (description: string) => ({ description, content: { 'application/problem+json': { schema: ref('Problem') } } });
 const cached = {
@@ -46,57 +44,12 @@ const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` 
 const everyOperation = { 429: responseRef('TooManyRequests') };
 const notModified = { description: 'Not modified: the If-None-Match tag still matches.' };
 const unavailable = problem('The directory store is unreachable; retry shortly.');
-const object = (properties: Record<string, object>, extra: object = {}) => ({
-  type: 'object',
-  required: Object.keys(properties),
-  properties,
-  ...extra,
+
+/** The filters of search and list, as query parameters (from the one table of filters). */
+const filterParameters = FILTER_NAMES.map((name) => {
+  const { kind, description, example } = LISTING_FILTERS[name];
+  return { name, in: 'query', required: false, description, schema: jsonSchemaOf(FILTER_PARAMETER_SCHEMAS[kind]), example };
 });
-
-/** The facts agents filter on, in every view of a listing. */
-const factProperties = {
-  aliases: { ...strList, description: 'Other names people and agents use for the API or its products (English or Chinese), former names too.' },
-  freeTier: { type: 'boolean', description: 'Whether the API can be used without paying, on an ongoing basis.' },
-  openaiCompatible: { type: 'boolean', description: "Whether the API accepts OpenAI's chat-completions wire format." },
-  authType: { type: 'string', enum: [...AUTH_TYPES], description: 'The primary authentication scheme (details in `auth`).' },
-  contextTokens: { type: 'integer', nullable: true, minimum: 1, description: 'Largest context, in tokens, of the models the listing names; null where the API has none.' },
-  sdkLanguages: { type: 'array', items: { type: 'string', enum: [...SDK_LANGUAGES] }, description: 'Languages of the official SDKs (curl: the plain HTTP API; cli: an official command line).' },
-};
-/** Fields kept for clients of the public directory this API stays compatible with. */
-const compatibilityProperties = {
-  referralUrl: { ...nullableStr, description: 'The directory takes no referral fees: null in summaries and details; the website in comparison rows, as the public directory sends it.' },
-  curlExample: { ...nullableStr, description: 'The first curl (bash) example, or null.' },
-};
-
-const summaryProperties = {
-  slug: str,
-  name: str,
-  nameCn: str,
-  category: str,
-  categoryCn: nullableStr,
-  description: str,
-  descriptionCn: str,
-  pricing: str,
-  popularity: { type: 'integer', minimum: 0, maximum: 100 },
-  status: { type: 'string', enum: [...LISTING_STATUSES] },
-  website: { type: 'string', format: 'uri' },
-  docsUrl: { type: 'string', format: 'uri' },
-  auth: strList,
-  tags: strList,
-  sponsored: { type: 'boolean', description: 'Paid placement. Never changes search rank.' },
-  ...factProperties,
-  ...compatibilityProperties,
-};
-
-/** The filters of search and list, as query parameters. */
-const filterParameters = [
-  { name: 'category', in: 'query', required: false, description: 'A category slug (see getCategories). An unknown one finds nothing.', schema: str, example: 'llm' },
-  { name: 'freeTier', in: 'query', required: false, description: 'true: only APIs usable without paying; false: only those that are not.', schema: { type: 'boolean' }, example: true },
-  { name: 'openaiCompatible', in: 'query', required: false, description: "true: only APIs that accept OpenAI's chat-completions format.", schema: { type: 'boolean' }, example: true },
-  { name: 'auth', in: 'query', required: false, description: 'The primary authentication scheme.', schema: { type: 'string', enum: [...AUTH_TYPES] }, example: 'bearer' },
-  { name: 'minContext', in: 'query', required: false, description: 'At least this many tokens of context: digits, or with k or m (128000, 128k, 1m).', schema: { type: 'string', pattern: '^[0-9]+[kKmM]?$' }, example: '128k' },
-  { name: 'sdk', in: 'query', required: false, description: `An official SDK in this language (${SDK_LANGUAGES.join(', ')}; node, js, ts, golang, c# and .net are read as their language).`, schema: str, example: 'python' },
-];
 const cursorParameter = { name: 'cursor', in: 'query', required: false, description: 'The `nextCursor` of the page before (from the same request with the same other parameters).', schema: str };
 /** The change feed's parameters, shared by its JSON and Atom forms. */
 const changesParameters = [
@@ -120,21 +73,6 @@ const changesParameters = [
     example: CHANGES_DEFAULT_LIMIT,
   },
 ];
-const filtersSchema = {
-  type: 'object',
-  description: 'The filters applied (null: not set).',
-  required: ['category', 'freeTier', 'openaiCompatible', 'auth', 'minContext', 'sdk'],
-  properties: {
-    category: nullableStr,
-    freeTier: { type: 'boolean', nullable: true },
-    openaiCompatible: { type: 'boolean', nullable: true },
-    auth: { type: 'string', enum: [...AUTH_TYPES, null], nullable: true },
-    minContext: { type: 'integer', nullable: true },
-    sdk: { type: 'string', enum: [...SDK_LANGUAGES, null], nullable: true },
-  },
-  additionalProperties: false,
-};
-
 export const OPENAPI_DOCUMENT = {
   openapi: '3.0.0',
   info: {
@@ -174,7 +112,7 @@ export const OPENAPI_DOCUMENT = {
         tags: ['discovery'],
         summary: 'The directory for a language model (llms.txt format)',
         description: 'Markdown: what the directory is, how to reach it (MCP, OpenAPI, list, search, change feed), and its APIs by category, the most popular of each with a link to the rest. Links are absolute (PUBLIC_BASE_URL, else the request\'s host).',
-        responses: { 200: { description: 'llms.txt', headers: cached, content: { 'text/markdown': { schema: str } } }, 304: notModified, ...everyOperation },
+        responses: { 200: { description: 'llms.txt', headers: cached, content: { 'text/markdown': { schema: str } } }, 304: notModified, 503: unavailable, ...everyOperation },
       },
     },
     '/llms-full.txt': {
@@ -183,7 +121,7 @@ export const OPENAPI_DOCUMENT = {
         tags: ['discovery'],
         summary: 'Every listing in full, for a language model',
         description: 'Markdown: for each listing (the most popular thousand of a larger catalog): descriptions in both languages, pricing and free tier, authentication, limits, context, OpenAI compatibility, SDKs, endpoints and a curl example.',
-        responses: { 200: { description: 'llms-full.txt', headers: cached, content: { 'text/markdown': { schema: str } } }, 304: notModified, ...everyOperation },
+        responses: { 200: { description: 'llms-full.txt', headers: cached, content: { 'text/markdown': { schema: str } } }, 304: notModified, 503: unavailable, ...everyOperation },
       },
     },
     '/.well-known/api-catalog': {
@@ -210,7 +148,7 @@ export const OPENAPI_DOCUMENT = {
         tags: ['discovery'],
         summary: 'The plugin manifest that points a client at this document',
         description: 'JSON: schema_version, names and descriptions for people and models, auth {type: none}, and api {type: openapi, url: <base>/openapi.json}. No logo, contact or legal URL: the directory has none to give.',
-        responses: { 200: ok('The manifest.', { type: 'object', required: ['schema_version', 'name_for_model', 'auth', 'api'], properties: { schema_version: str, name_for_human: str, name_for_model: str, description_for_human: str, description_for_model: str, auth: { type: 'object', properties: { type: str } }, api: { type: 'object', properties: { type: str, url: str } } } }), 304: notModified, ...everyOperation },
+        responses: { 200: ok('The manifest.', ref('AiPluginManifest')), 304: notModified, ...everyOperation },
       },
     },
     '/robots.txt': {
@@ -219,6 +157,14 @@ export const OPENAPI_DOCUMENT = {
         tags: ['discovery'],
         summary: 'robots.txt: everything may be read',
         responses: { 200: { description: 'robots.txt', headers: cached, content: { 'text/plain': { schema: str } } }, 304: notModified, ...everyOperation },
+      },
+    },
+    '/api/v1/openapi.json': {
+      get: {
+        operationId: 'getOpenApiDocument',
+        tags: ['discovery'],
+        summary: 'This document (also at /openapi.json)',
+        responses: { 200: ok('The OpenAPI 3.0.0 document.', { type: 'object', required: ['openapi', 'info', 'paths'] }), 304: notModified, ...everyOperation },
       },
     },
     '/api/v1/tools/search': {
@@ -414,225 +360,6 @@ export const OPENAPI_DOCUMENT = {
       HeadersTooLarge: problem('The request line and headers together are larger than 16 KiB.'),
       ServiceUnavailable: unavailable,
     },
-    schemas: {
-      Problem: object(
-        {
-          success: { type: 'boolean', enum: [false] },
-          error: str,
-          type: { type: 'string', format: 'uri' },
-          title: str,
-          status: int,
-          detail: str,
-          instance: str,
-        },
-        { additionalProperties: true, description: 'RFC 9457 problem document; may carry `parameter`, `slug` or `notFound`.' },
-      ),
-      ToolSummary: object(summaryProperties, { additionalProperties: false }),
-      SearchResult: object(
-        {
-          ...summaryProperties,
-          score: { type: 'number', description: 'Relevance score (0 when browsing without q).' },
-          matched: {
-            type: 'array',
-            items: { type: 'string', enum: SEARCH_FIELDS.map((f) => f.name) },
-            description: 'Fields where the query matched.',
-          },
-        },
-        { additionalProperties: false },
-      ),
-      SearchResponse: object({
-        success: { type: 'boolean', enum: [true] },
-        total: { type: 'integer', description: 'Number of matching listings before limit (exact).' },
-        returned: int,
-        query: nullableStr,
-        category: nullableStr,
-        limit: { type: 'integer', description: 'The limit applied (after clamping).' },
-        filters: filtersSchema,
-        terms: { ...strList, description: 'The terms searched for, after synonyms, typo corrections and prefix completion.' },
-        interpretation: {
-          type: 'array',
-          description: 'How each part of the query was understood, in query order.',
-          items: object(
-            {
-              input: { type: 'string', description: 'A word or phrase of the query (normalised).' },
-              matchedAs: { ...strList, description: 'What it matched in the index: the word, its corrections or completions, or synonym phrases.' },
-              via: { type: 'array', items: { type: 'string', enum: ['exact', 'prefix', 'typo', 'synonym', 'bigrams', 'joined', 'split', 'filter'] } },
-            },
-            { additionalProperties: false },
-          ),
-        },
-        nextCursor: { ...nullableStr, description: 'Send as `cursor` (with the same other parameters) for the next page; null on the last page.' },
-        results: { type: 'array', items: ref('SearchResult') },
-        _links: ref('Links'),
-      }),
-      ListResponse: object({
-        success: { type: 'boolean', enum: [true] },
-        total: { type: 'integer', description: 'Listings that pass the filters.' },
-        returned: int,
-        limit: int,
-        filters: filtersSchema,
-        nextCursor: { ...nullableStr, description: 'Send as `cursor` (with the same other parameters) for the next page; null on the last page.' },
-        categories: { ...strList, description: 'Every category slug of the directory.' },
-        tools: { type: 'array', items: ref('ToolSummary') },
-        _links: ref('Links'),
-      }),
-      CodeExample: object({ label: str, title: { ...str, description: 'The same as label (the public directory calls it title).' }, language: str, code: str }, { additionalProperties: false }),
-      SimilarApi: object(
-        { slug: str, name: str, nameCn: str, popularity: int, description: str, descriptionCn: str },
-        { additionalProperties: false },
-      ),
-      PricingComparisonRow: object({ slug: str, name: str, pricing: str, auth: strList, popularity: int }, { additionalProperties: false }),
-      ToolErrorEntry: object(
-        { status: int, title: str, titleCn: str, cause: str, causeCn: str, fix: str, fixCn: str, curlExample: nullableStr },
-        { additionalProperties: false },
-      ),
-      ToolDetail: object(
-        {
-          ...summaryProperties,
-          rateLimit: nullableStr,
-          latency: nullableStr,
-          maxTokens: { ...nullableStr, description: 'Largest context; null where the API has none.' },
-          endpoints: {
-            type: 'array',
-            items: { type: 'string', pattern: '^https://', description: 'Absolute URL; path placeholders such as {id} are left as written.' },
-          },
-          sdks: strList,
-          features: strList,
-          usageTips: strList,
-          codeExamples: { type: 'array', items: ref('CodeExample') },
-          lastUpdated: { type: 'string', format: 'date' },
-          similarApis: { type: 'array', items: ref('SimilarApi') },
-          pricingComparison: { type: 'array', items: ref('PricingComparisonRow'), maxItems: 4 },
-          errors: { type: 'array', items: ref('ToolErrorEntry') },
-        },
-        { additionalProperties: false },
-      ),
-      ToolDetailResponse: object({ success: { type: 'boolean', enum: [true] }, tool: ref('ToolDetail'), _links: ref('Links') }),
-      ComparisonRow: object(
-        {
-          slug: str,
-          name: str,
-          nameCn: str,
-          category: str,
-          categoryCn: nullableStr,
-          description: str,
-          descriptionCn: str,
-          website: str,
-          docsUrl: str,
-          pricing: nullableStr,
-          auth: strList,
-          rateLimit: nullableStr,
-          latency: nullableStr,
-          maxTokens: nullableStr,
-          popularity: int,
-          endpoints: strList,
-          sdks: strList,
-          features: strList,
-          status: { type: 'string', enum: [...LISTING_STATUSES] },
-          sponsored: { type: 'boolean' },
-          tags: strList,
-          lastUpdated: { type: 'string', format: 'date' },
-          ...factProperties,
-          ...compatibilityProperties,
-        },
-        { additionalProperties: false },
-      ),
-      CompareResponse: object({
-        success: { type: 'boolean', enum: [true] },
-        total: int,
-        compared: { type: 'array', items: ref('ComparisonRow') },
-        notFound: { ...strList, description: 'Requested slugs that are not in the directory.' },
-        _links: ref('Links'),
-      }),
-      Category: object({ slug: str, name: str, nameCn: str, count: { type: 'integer', minimum: 0 } }, { additionalProperties: false }),
-      CategoriesResponse: object({
-        success: { type: 'boolean', enum: [true] },
-        total: { type: 'integer', description: 'Number of categories.' },
-        totalListings: { type: 'integer', description: 'Sum of the counts.' },
-        categories: { type: 'array', items: ref('Category') },
-        _links: ref('Links'),
-      }),
-      ErrorEntry: object(
-        {
-          id: str,
-          status: int,
-          provider: str,
-          providerName: nullableStr,
-          title: str,
-          titleCn: str,
-          cause: str,
-          causeCn: str,
-          fix: str,
-          fixCn: str,
-          curlExample: nullableStr,
-        },
-        { additionalProperties: false },
-      ),
-      ErrorsResponse: object({
-        success: { type: 'boolean', enum: [true] },
-        total: int,
-        provider: nullableStr,
-        status: { type: 'integer', nullable: true },
-        errors: { type: 'array', items: ref('ErrorEntry') },
-        _links: ref('Links'),
-      }),
-      Change: object(
-        {
-          cursor: { type: 'string', description: 'Where this change sits in the log: send it as `since` for the changes after it.' },
-          type: { type: 'string', enum: [...CHANGE_TYPES] },
-          kind: { type: 'string', enum: [...CHANGE_KINDS] },
-          id: { type: 'string', description: "The listing's slug, or the error entry's `id` (as in listErrorReference)." },
-          version: { type: 'integer', minimum: 1, description: 'The version of the listing or entry after this change.' },
-          occurredAt: { type: 'string', format: 'date-time' },
-          changedFields: { type: 'array', items: str, nullable: true, description: 'revised: the top-level fields of the document that changed; null otherwise.' },
-          reason: { ...nullableStr, description: "withdrawn: the editor's reason, when one was given; null otherwise." },
-          _links: {
-            type: 'object',
-            required: ['self'],
-            properties: {
-              self: { type: 'string', description: "Where the thing is now: the listing's detail, or the provider's error list." },
-              listing: { type: 'string', description: "error-entry: the provider's listing, whose detail lists its errors." },
-            },
-            additionalProperties: false,
-          },
-        },
-        { additionalProperties: false },
-      ),
-      ChangesResponse: object({
-        success: { type: 'boolean', enum: [true] },
-        since: { ...nullableStr, description: 'The cursor the page starts after (null: from the beginning).' },
-        limit: { type: 'integer', description: 'The limit applied (after clamping).' },
-        returned: int,
-        hasMore: { type: 'boolean', description: 'Whether more changes follow now: read on with `nextCursor`; otherwise poll with it later.' },
-        nextCursor: { type: 'string', description: 'Where this page ends (the same `since` when nothing is new): the `since` of the next request. Always given.' },
-        changes: { type: 'array', items: ref('Change') },
-        _links: ref('Links'),
-      }),
-      Links: { type: 'object', additionalProperties: { oneOf: [str, strList] }, description: 'Related resources.' },
-      ServiceIndex: object({
-        success: { type: 'boolean', enum: [true] },
-        name: str,
-        version: str,
-        description: str,
-        authentication: str,
-        mcp: object({ url: str, transport: str, alsoAt: str, tools: strList }),
-        documents: object({ openapi: str, llmsTxt: str, llmsFullTxt: str, apiCatalog: str, agentsTxt: str, aiPlugin: str }),
-        changes: object({ json: str, atom: str }),
-        health: object({ live: str, ready: str }),
-        operations: { type: 'array', items: object({ operationId: nullableStr, method: str, path: str, summary: nullableStr }) },
-        _links: ref('Links'),
-      }),
-      ApiCatalog: object({
-        linkset: {
-          type: 'array',
-          items: {
-            type: 'object',
-            required: ['anchor'],
-            properties: { anchor: { type: 'string', format: 'uri' } },
-            additionalProperties: { type: 'array', items: { type: 'object', required: ['href'], properties: { href: { type: 'string', format: 'uri' }, type: str } } },
-          },
-        },
-      }),
-    },
+    schemas: componentSchemas(),
   },
 };

@@ -1,13 +1,12 @@
+import { ERROR_ENTRY_VIEW_FIELDS } from '../contract/listing-views';
 import { ErrorEntryDocument, errorEntryId } from '../error-reference/error-entry.document';
 import type { CatalogState } from './catalog-state';
-import { servedErrorFields } from './listing-views';
 
-/** An entry of GET /api/v1/errors, with the provider's display name resolved from its listing. */
+/** The keys of a served entry, in order (the editor's note is not among them). */
+const SERVED_FIELDS = Object.keys(ERROR_ENTRY_VIEW_FIELDS);
+
+/** An entry of GET /api/v1/errors, with its id and the provider's display name resolved from its listing. */
 export function renderErrorEntry(entry: ErrorEntryDocument, state: CatalogState): string {
-  return JSON.stringify({
-    id: errorEntryId(entry),
-    provider: entry.provider,
-    providerName: state.cards.get(entry.provider)?.name ?? null,
-    ...servedErrorFields(entry),
-  });
+  const view = { ...entry, id: errorEntryId(entry), providerName: state.cards.get(entry.provider)?.name ?? null };
+  return JSON.stringify(view, SERVED_FIELDS);
 }

@@ -1,37 +1,18 @@
 import type { Category, CategoryCatalog } from '../catalog/category-catalog';
 import type { ErrorEntryDocument } from '../error-reference/error-entry.document';
 import type { ListingDocument } from '../listings/listing.document';
+import {
+  COMPARISON_FIELDS,
+  DETAIL_FIELDS,
+  pricingComparisonRowSchema,
+  similarApiSchema,
+  SUMMARY_FIELDS,
+  TOOL_ERROR_FIELDS,
+} from '../contract/listing-views';
 import { CatalogState, COMPARISON_SIZE, ListingCard } from './catalog-state';
 import { withEtag } from './stored-body';
 
 export const API_PREFIX = '/api/v1';
-
-/** The facts agents filter on, in every view of a listing. */
-const FACT_FIELDS = ['aliases', 'freeTier', 'openaiCompatible', 'authType', 'contextTokens', 'sdkLanguages'] as const;
-
-/**
- * Fields of a search result or list entry, in the order they are sent (a search result adds score and
- * matched). `referralUrl` and `curlExample` are there for clients of the public directory this API
- * stays compatible with (see the README).
- */
-export const SUMMARY_FIELDS = [
-  'slug', 'name', 'nameCn', 'category', 'categoryCn', 'description', 'descriptionCn', 'pricing', 'popularity',
-  'status', 'website', 'docsUrl', 'auth', 'tags', 'sponsored', ...FACT_FIELDS, 'referralUrl', 'curlExample',
-] as const;
-
-/** Fields of a comparison row: the same keys for every tool, null where a fact is unknown. */
-export const COMPARISON_FIELDS = [
-  'slug', 'name', 'nameCn', 'category', 'categoryCn', 'description', 'descriptionCn', 'website', 'docsUrl',
-  'pricing', 'auth', 'rateLimit', 'latency', 'maxTokens', 'popularity', 'endpoints', 'sdks', 'features',
-  'status', 'sponsored', 'tags', 'lastUpdated', ...FACT_FIELDS, 'referralUrl', 'curlExample',
-] as const;
-
-/** Fields of the detail's `tool`, before what it shows of other documents. */
-const DETAIL_FIELDS = [
-  'slug', 'name', 'nameCn', 'category', 'categoryCn', 'description', 'descriptionCn', 'website', 'docsUrl',
-  'pricing', 'auth', 'rateLimit', 'latency', 'maxTokens', 'popularity', 'endpoints', 'sdks', 'features',
-  'usageTips', 'sponsored', 'codeExamples', 'tags', 'lastUpdated', 'status', ...FACT_FIELDS, 'referralUrl', 'curlExample',
-] as const;
 
 export interface RenderedListing {
   /** ETag + newline + body of GET /tools/{slug}. */
@@ -53,15 +34,8 @@ export function renderListing(listing: ListingDocument, state: CatalogState, cat
   const { similar, compared, filledFrom, uses } = relatedListings(listing, state);
   const tool = {
     ...pick(fields, DETAIL_FIELDS),
-    similarApis: similar.map((c) => ({
-      slug: c.slug,
-      name: c.name,
-      nameCn: c.nameCn,
-      popularity: c.popularity,
-      description: c.description,
-      descriptionCn: c.descriptionCn,
-    })),
-    pricingComparison: compared.map((c) => ({ slug: c.slug, name: c.name, pricing: c.pricing, auth: c.auth, popularity: c.popularity })),
+    similarApis: similar.map((card) => pick(card, SIMILAR_API_FIELDS)),
+    pricingComparison: compared.map((card) => pick(card, PRICING_COMPARISON_FIELDS)),
     errors: state.errorsOf(listing.slug).map(servedErrorFields),
   };
   const links = {
@@ -125,22 +99,17 @@ export function relatedListings(listing: Pick<ListingCard, 'slug' | 'category' |
   return { similar, compared, filledFrom, uses };
 }
 
-function pick(source: Record<string, unknown>, fields: readonly string[]): Record<string, unknown> {
+const SIMILAR_API_FIELDS = Object.keys(similarApiSchema.shape);
+const PRICING_COMPARISON_FIELDS = Object.keys(pricingComparisonRowSchema.shape);
+
+function pick(source: object, fields: readonly string[]): Record<string, unknown> {
+  const from = source as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const field of fields) out[field] = source[field] ?? null;
+  for (const field of fields) out[field] = from[field] ?? null;
   return out;
 }
 
 /** An error entry as it appears inside a tool's detail. */
-export function servedErrorFields(entry: ErrorEntryDocument) {
-  return {
-    status: entry.status,
-    title: entry.title,
-    titleCn: entry.titleCn,
-    cause: entry.cause,
-    causeCn: entry.causeCn,
-    fix: entry.fix,
-    fixCn: entry.fixCn,
-    curlExample: entry.curlExample,
-  };
+export function servedErrorFields(entry: ErrorEntryDocument): Record<string, unknown> {
+  return pick(entry, TOOL_ERROR_FIELDS);
 }

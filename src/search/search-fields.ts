@@ -1,3 +1,5 @@
+import type { MATCHABLE_FIELDS } from '../contract/listing-views';
+
 /**
  * The fields a listing is searched by, their weights and how long they usually are. Each field has a bit in
  * the `matched` mask stored with every posting. Weights follow what a reader expects: a hit in the name
@@ -7,7 +9,8 @@
  * raised the relevance figures (top-1 0.937 -> 0.947, recall@k 0.984 -> 0.995, MRR 0.965 -> 0.972).
  */
 export interface SearchField {
-  name: string;
+  /** One of the names the published contract lets `matched` hold. */
+  name: (typeof MATCHABLE_FIELDS)[number];
   weight: number;
   /** Length normalisation (0 = none): long descriptions do not win just by repeating words. */
   b: number;

@@ -14,16 +14,7 @@ export interface IndexedListing {
 }
 
 /** The facts of a listing that searches filter and order by. */
-export interface ListingFacts {
-  slug: string;
-  category: string;
-  popularity: number;
-  freeTier: boolean;
-  openaiCompatible: boolean;
-  authType: string;
-  contextTokens: number | null;
-  sdkLanguages: readonly string[];
-}
+export type ListingFacts = Pick<ListingDocument, 'slug' | 'category' | 'popularity' | 'freeTier' | 'openaiCompatible' | 'authType' | 'contextTokens' | 'sdkLanguages'>;
 
 /**
  * What the index keeps of a listing besides its postings: its facts, its summary, and the keys of the names

@@ -1,28 +1,8 @@
 import { badRequest } from '../http/problem';
 import { parseCategory, QueryParams, single } from '../http/query-params';
+import { FILTER_NAMES, FilterKind, FilterName, LISTING_FILTERS, ListingFilters } from '../contract/listing-filters';
 import { AUTH_TYPES, AuthType, SDK_LANGUAGES, SdkLanguage } from '../listings/listing.document';
 import type { ListingFilter, SearchIndex } from '../search/search-index';
-
-/**
- * What a search or list may be narrowed to: a category and the facts agents decide by. Each narrows the
- * result; an unknown category finds nothing (it is not an error), any other bad value is a 400 naming
- * the parameter.
- */
-export interface ListingFilters {
-  category: string | null;
-  /** true: only listings that can be used without paying; false: only those that cannot. */
-  freeTier: boolean | null;
-  /** true: only listings that accept OpenAI's chat-completions format; false: only those that do not. */
-  openaiCompatible: boolean | null;
-  /** The primary authentication scheme. */
-  auth: AuthType | null;
-  /** At least this many tokens of context. */
-  minContext: number | null;
-  /** An official SDK (or curl, or a CLI) in this language. */
-  sdk: SdkLanguage | null;
-}
-
-export const NO_FILTERS: ListingFilters = { category: null, freeTier: null, openaiCompatible: null, auth: null, minContext: null, sdk: null };
 
 /** Names people write for SDK languages, beside the identifiers themselves. */
 const SDK_NAMES: Record<string, SdkLanguage> = {
@@ -30,31 +10,43 @@ const SDK_NAMES: Record<string, SdkLanguage> = {
   'c#': 'csharp', '.net': 'csharp', dotnet: 'csharp', 'c++': 'cpp', kt: 'kotlin', rb: 'ruby', py: 'python', objc: 'objective-c',
 };
 
-/** The filters of a request's query parameters (`category`, `freeTier`, `openaiCompatible`, `auth`, `minContext`, `sdk`). */
+/** How each kind of filter is read from a query parameter (null: not set). */
+const PARSERS: { [K in FilterKind]: (raw: string | undefined, name: FilterName) => unknown } = {
+  category: (raw) => parseCategory(raw),
+  boolean: (raw, name) => parseBoolean(raw, name),
+  auth: (raw) => parseAuth(raw),
+  tokens: (raw) => parseTokens(raw),
+  sdk: (raw) => parseSdk(raw),
+};
+
+/**
+ * The filters of a request's query parameters (see LISTING_FILTERS). Each narrows the result; an unknown
+ * category finds nothing (it is not an error), any other bad value is a 400 naming the parameter.
+ */
 export function parseFilters(params: QueryParams): ListingFilters {
-  return {
-    category: parseCategory(single(params, 'category')),
-    freeTier: parseBoolean(params, 'freeTier'),
-    openaiCompatible: parseBoolean(params, 'openaiCompatible'),
-    auth: parseAuth(single(params, 'auth')),
-    minContext: parseTokens(single(params, 'minContext')),
-    sdk: parseSdk(single(params, 'sdk')),
-  };
+  const filters: Record<string, unknown> = {};
+  for (const name of FILTER_NAMES) filters[name] = PARSERS[LISTING_FILTERS[name].kind](single(params, name), name);
+  return filters as ListingFilters;
 }
 
-function parseBoolean(params: QueryParams, name: string): boolean | null {
-  const raw = single(params, name)?.trim().toLowerCase();
+/** A message for a filter's bad value, the same over HTTP and MCP. */
+function invalid(name: FilterName, raw: string | undefined) {
+  return badRequest(`'${name}' must be ${LISTING_FILTERS[name].expected}, got '${raw}'`, { parameter: name });
+}
+
+function parseBoolean(given: string | undefined, name: FilterName): boolean | null {
+  const raw = given?.trim().toLowerCase();
   if (raw === undefined || raw === '') return null;
   if (raw === 'true' || raw === '1') return true;
   if (raw === 'false' || raw === '0') return false;
-  throw badRequest(`'${name}' must be true or false, got '${raw}'`, { parameter: name });
+  throw invalid(name, raw);
 }
 
 export function parseAuth(raw: string | undefined): AuthType | null {
   const value = raw?.trim().toLowerCase().replace(/[_\s]/g, '-');
   if (!value) return null;
   if ((AUTH_TYPES as readonly string[]).includes(value)) return value as AuthType;
-  throw badRequest(`'auth' must be one of ${AUTH_TYPES.join(', ')}, got '${raw}'`, { parameter: 'auth' });
+  throw invalid('auth', raw);
 }
 
 /** A number of tokens: digits, optionally with k (thousands) or m (millions): 128000, 128k, 1m. */
@@ -63,7 +55,7 @@ export function parseTokens(raw: string | undefined): number | null {
   if (!value) return null;
   const match = /^(\d{1,10})([km]?)$/.exec(value);
   const tokens = match ? Number(match[1]) * (match[2] === 'k' ? 1000 : match[2] === 'm' ? 1_000_000 : 1) : 0;
-  if (!match || tokens < 1) throw badRequest(`'minContext' must be a positive number of tokens (e.g. 128000 or 128k), got '${raw}'`, { parameter: 'minContext' });
+  if (!match || tokens < 1) throw invalid('minContext', raw);
   return tokens;
 }
 
@@ -72,7 +64,7 @@ export function parseSdk(raw: string | undefined): SdkLanguage | null {
   if (!value) return null;
   if ((SDK_LANGUAGES as readonly string[]).includes(value)) return value as SdkLanguage;
   if (SDK_NAMES[value]) return SDK_NAMES[value];
-  throw badRequest(`'sdk' must be one of ${SDK_LANGUAGES.join(', ')}, got '${raw}'`, { parameter: 'sdk' });
+  throw invalid('sdk', raw);
 }
 
 /** Whether any filter is set. */

@@ -1,7 +1,8 @@
 import { Query } from '@nestjs/cqrs';
 import { API_PREFIX } from '../../rendering/listing-views';
 import type { StoredBody } from '../../rendering/stored-body';
-import { filterParams, ListingFilters } from '../listing-filters';
+import type { ListingFilters } from '../../contract/listing-filters';
+import { filterParams } from '../listing-filters';
 
 /** Where a page of the list starts: after the listing of this popularity and slug. */
 export type ListPosition = { p: number; s: string };

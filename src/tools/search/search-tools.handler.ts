@@ -9,7 +9,8 @@ import { storedBody, StoredBody } from '../../rendering/stored-body';
 import { matchedFieldsJson } from '../../search/search-fields';
 import type { SearchHit, SearchIndex, SearchNotes } from '../../search/search-index';
 import { buildSearchRequest, Clause, interpret, QueryFacet } from '../../search/search-query';
-import { listingFilter, ListingFilters } from '../listing-filters';
+import type { ListingFilters } from '../../contract/listing-filters';
+import { listingFilter } from '../listing-filters';
 import { encodeCursor } from '../paging-cursor';
 import { SearchToolsQuery } from './search-tools.query';
 

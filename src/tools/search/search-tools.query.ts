@@ -1,7 +1,8 @@
 import { Query } from '@nestjs/cqrs';
 import { API_PREFIX } from '../../rendering/listing-views';
 import type { StoredBody } from '../../rendering/stored-body';
-import { filterParams, ListingFilters } from '../listing-filters';
+import type { ListingFilters } from '../../contract/listing-filters';
+import { filterParams } from '../listing-filters';
 
 /** GET /api/v1/tools/search: ranked listings for `q` (browse by popularity without it), narrowed by filters. */
 export class SearchToolsQuery extends Query<StoredBody> {

@@ -1,0 +1,116 @@
+import 'reflect-metadata';
+import { getMetadataStorage } from 'class-validator';
+import { z } from 'zod';
+import { ErrorEntryDocumentDto } from '../error-reference/error-entry.document';
+import { LISTING_FIELDS, ListingDocumentDto } from '../listings/listing.document';
+import {
+  DERIVED_LISTING_FIELDS,
+  ERROR_ENTRY_VIEW_FIELDS,
+  LISTING_VIEW_FIELDS,
+  RESOLVED_LISTING_FIELDS,
+  UNPUBLISHED_ERROR_ENTRY_FIELDS,
+  UNPUBLISHED_LISTING_FIELDS,
+} from './listing-views';
+
+/**
+ * The content files editors write are checked by class-validator DTOs; what the API publishes is the zod
+ * contract. These tests hold the two to each other field by field, so a field added to one and not the
+ * other, or given another type, fails here.
+ */
+
+/** A field's type as the DTO's validators state it. */
+interface FieldType {
+  type: 'string' | 'integer' | 'boolean' | 'array' | 'object';
+  items?: FieldType['type'];
+  values?: unknown[];
+  nullable: boolean;
+}
+
+const STRING_RULES = new Set(['isString', 'isSlug', 'isHttpsUrl', 'isIsoDate', 'isTag', 'matches', 'isLength', 'hasHan', 'isFact']);
+
+function dtoFields(dto: new () => object): Map<string, FieldType> {
+  const metadata = getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false);
+  const fields = new Map<string, FieldType>();
+  const names = [...new Set(metadata.map((m) => m.propertyName))];
+  for (const property of names) {
+    const rules = metadata.filter((m) => m.propertyName === property);
+    const own = rules.filter((m) => !m.each);
+    const each = rules.filter((m) => m.each);
+    const has = (list: typeof rules, name: string) => list.some((m) => m.name === name);
+    const scalar = (list: typeof rules): FieldType['type'] | undefined =>
+      has(list, 'isBoolean') ? 'boolean' : has(list, 'isInt') ? 'integer' : list.some((m) => STRING_RULES.has(m.name ?? '') || m.name === 'isIn') ? 'string' : undefined;
+    const nullable = rules.some((m) => m.type === 'conditionalValidation');
+    if (has(own, 'isArray')) {
+      const nested = rules.some((m) => m.type === 'nestedValidation');
+      fields.set(property, { type: 'array', items: nested ? 'object' : scalar(each), values: each.find((m) => m.name === 'isIn')?.constraints[0], nullable });
+    } else {
+      fields.set(property, { type: scalar(own) ?? 'object', values: own.find((m) => m.name === 'isIn')?.constraints[0], nullable });
+    }
+  }
+  return fields;
+}
+
+/** The same description of a published field, read from its zod schema's JSON Schema. */
+function viewField(schema: z.ZodType): FieldType {
+  const json = z.toJSONSchema(schema, { target: 'openapi-3.0' }) as { type: string; nullable?: boolean; enum?: unknown[]; items?: { type: string; enum?: unknown[] } };
+  return {
+    type: json.type as FieldType['type'],
+    items: json.items?.type as FieldType['type'] | undefined,
+    values: json.enum ?? json.items?.enum,
+    nullable: json.nullable === true,
+  };
+}
+
+describe('a listing file and the listing views', () => {
+  const dto = dtoFields(ListingDocumentDto);
+
+  it('the DTO and the canonical field order name the same fields', () => {
+    expect([...dto.keys()].sort()).toEqual([...LISTING_FIELDS].sort());
+  });
+
+  it.each([...dtoFields(ListingDocumentDto).keys()])('%s: published with the same type, or declared unpublished', (field) => {
+    const inDto = dto.get(field)!;
+    if ((UNPUBLISHED_LISTING_FIELDS as readonly string[]).includes(field)) {
+      expect(LISTING_VIEW_FIELDS).not.toHaveProperty(field);
+      return;
+    }
+    const view = LISTING_VIEW_FIELDS[field as keyof typeof LISTING_VIEW_FIELDS];
+    expect(view).toBeDefined();
+    const published = viewField(view);
+    if ((RESOLVED_LISTING_FIELDS as readonly string[]).includes(field)) {
+      // The detail shows the listings a field names (similarApis) as objects, from LISTING_VIEW_FIELDS' own list.
+      expect(inDto.type).toBe('array');
+      return;
+    }
+    expect({ field, ...published }).toEqual({ field, ...inDto, values: inDto.values ? [...inDto.values] : undefined });
+  });
+
+  it('every published field comes from the file, or is declared derived', () => {
+    const fromFile = new Set(dto.keys());
+    for (const field of Object.keys(LISTING_VIEW_FIELDS)) {
+      if (!fromFile.has(field)) expect(DERIVED_LISTING_FIELDS).toContain(field);
+    }
+    for (const field of DERIVED_LISTING_FIELDS) expect(fromFile.has(field)).toBe(false);
+  });
+});
+
+describe('an error-entry file and the error reference view', () => {
+  const dto = dtoFields(ErrorEntryDocumentDto);
+  const derived = new Set(['id', 'providerName']);
+
+  it.each([...dtoFields(ErrorEntryDocumentDto).keys()])('%s: published with the same type, or declared unpublished', (field) => {
+    if ((UNPUBLISHED_ERROR_ENTRY_FIELDS as readonly string[]).includes(field)) {
+      expect(ERROR_ENTRY_VIEW_FIELDS).not.toHaveProperty(field);
+      return;
+    }
+    const view = ERROR_ENTRY_VIEW_FIELDS[field as keyof typeof ERROR_ENTRY_VIEW_FIELDS];
+    expect(view).toBeDefined();
+    const inDto = dto.get(field)!;
+    // An optional field of the file is null in the view when absent.
+    expect({ field, ...viewField(view) }).toEqual({ field, ...inDto });
+  });
+
+  it('every published field comes from the file, or is the id or provider name worked out from it', () => {
+    for (const field of Object.keys(ERROR_ENTRY_VIEW_FIELDS)) expect(dto.has(field) || derived.has(field)).toBe(true);
+  });
+});

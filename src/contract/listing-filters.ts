@@ -1,0 +1,78 @@
+import { z } from 'zod';
+import { AUTH_TYPES, SDK_LANGUAGES } from '../listings/listing.document';
+
+/**
+ * The filters of search and list, defined once: the HTTP query parameters (src/tools/listing-filters.ts
+ * parses them), their OpenAPI parameters, the MCP tools' arguments and the `filters` echoed in answers are
+ * all derived from this table.
+ */
+export type FilterKind = 'category' | 'boolean' | 'auth' | 'tokens' | 'sdk';
+
+export interface FilterDefinition {
+  kind: FilterKind;
+  description: string;
+  /** What a valid value is, as error messages say it (`'freeTier' must be true or false, got 'x'`). */
+  expected: string;
+  example: string | boolean;
+}
+
+export const LISTING_FILTERS = {
+  category: {
+    kind: 'category',
+    description: 'A category slug (from the categories list), e.g. llm. An unknown category finds nothing; it is not an error.',
+    expected: 'a category slug',
+    example: 'llm',
+  },
+  freeTier: {
+    kind: 'boolean',
+    description: 'true: only APIs usable without paying; false: only those that are not.',
+    expected: 'true or false',
+    example: true,
+  },
+  openaiCompatible: {
+    kind: 'boolean',
+    description: "true: only APIs that accept OpenAI's chat-completions format; false: only those that do not.",
+    expected: 'true or false',
+    example: true,
+  },
+  auth: {
+    kind: 'auth',
+    description: 'Only APIs whose primary authentication is this scheme.',
+    expected: `one of ${AUTH_TYPES.join(', ')}`,
+    example: 'bearer',
+  },
+  minContext: {
+    kind: 'tokens',
+    description: 'At least this many tokens of context: digits, or with k or m (128000, 128k, 1m).',
+    expected: 'a positive number of tokens (e.g. 128000 or 128k)',
+    example: '128k',
+  },
+  sdk: {
+    kind: 'sdk',
+    description: `Only APIs with an official SDK in this language (${SDK_LANGUAGES.join(', ')}; node, js, ts, golang, c# and .net are read as their language).`,
+    expected: `one of ${SDK_LANGUAGES.join(', ')}`,
+    example: 'python',
+  },
+} as const satisfies Record<string, FilterDefinition>;
+
+export type FilterName = keyof typeof LISTING_FILTERS;
+export const FILTER_NAMES = Object.keys(LISTING_FILTERS) as FilterName[];
+
+/** The value each kind of filter holds once parsed (null: not set). */
+const ECHO = {
+  category: z.string().nullable(),
+  boolean: z.boolean().nullable(),
+  auth: z.enum(AUTH_TYPES).nullable(),
+  tokens: z.number().int().min(1).nullable(),
+  sdk: z.enum(SDK_LANGUAGES).nullable(),
+} as const satisfies Record<FilterKind, z.ZodType>;
+type FiltersShape = { [N in FilterName]: (typeof ECHO)[(typeof LISTING_FILTERS)[N]['kind']] };
+
+/** The filters applied, as answers echo them. */
+export const filtersSchema = z
+  .object(Object.fromEntries(FILTER_NAMES.map((name) => [name, ECHO[LISTING_FILTERS[name].kind]])) as FiltersShape)
+  .describe('The filters applied (null: not set), those asked for in words included.');
+
+export type ListingFilters = z.infer<typeof filtersSchema>;
+
+export const NO_FILTERS = Object.fromEntries(FILTER_NAMES.map((name) => [name, null])) as ListingFilters;

@@ -1,0 +1,163 @@
+import { z } from 'zod';
+import { AUTH_TYPES, LISTING_STATUSES, SDK_LANGUAGES } from '../listings/listing.document';
+
+/**
+ * The published views of a listing, in zod: every field a view may show is defined once here (type and
+ * description), and each view is an ordered list of those fields. The renderers send exactly these keys in
+ * this order; the OpenAPI component schemas, the MCP output schemas and the TypeScript types are derived
+ * from the same objects. A field added to the content DTO (src/listings/listing.document.ts) must be added
+ * here too, or to UNPUBLISHED_LISTING_FIELDS: listing-contract.spec.ts holds the two together field by field.
+ */
+
+const text = z.string();
+const texts = z.array(z.string());
+const nullableText = z.string().nullable();
+const httpsUrl = z.string().regex(/^https:\/\//).meta({ format: 'uri' });
+
+export const codeExampleSchema = z
+  .object({
+    label: text,
+    title: text.describe('The same as label (the public directory calls it title).'),
+    language: text,
+    code: text,
+  });
+
+const popularity = z.number().int().min(0).max(100).describe('Editorial estimate of adoption, 0-100.');
+
+/** Another listing as a detail shows it among its similar APIs. */
+export const similarApiSchema = z
+  .object({ slug: text, name: text, nameCn: text, popularity: popularity, description: text, descriptionCn: text });
+
+/** Every field a view of a listing may show, defined once. */
+export const LISTING_VIEW_FIELDS = {
+  slug: text.describe('Identifier in URLs and in compare ids: lowercase letters, digits and hyphens.'),
+  name: text,
+  nameCn: text.describe('The name in Chinese.'),
+  category: text.describe('A category slug (see getCategories).'),
+  categoryCn: nullableText.describe("The category's Chinese name; null when the category has none."),
+  description: text,
+  descriptionCn: text,
+  website: httpsUrl,
+  docsUrl: httpsUrl,
+  pricing: text.describe('The pricing model in words, with the free tier if any.'),
+  auth: texts.describe('Authentication schemes as the provider documents them.'),
+  rateLimit: text,
+  latency: text,
+  maxTokens: nullableText.describe('Largest context in words; null where the API has none.'),
+  popularity,
+  endpoints: z.array(text.regex(/^https:\/\//).describe('Absolute URL; path placeholders such as {id} are left as written.')),
+  sdks: texts,
+  features: texts,
+  usageTips: texts,
+  sponsored: z.boolean().describe('Paid placement. Never changes search rank.'),
+  codeExamples: z.array(codeExampleSchema),
+  tags: texts,
+  lastUpdated: z.string().meta({ format: 'date' }).describe('The day the facts were last checked.'),
+  status: z.enum(LISTING_STATUSES),
+  aliases: texts.describe('Other names people and agents use for the API or its products (English or Chinese), former names too.'),
+  freeTier: z.boolean().describe('Whether the API can be used without paying, on an ongoing basis.'),
+  openaiCompatible: z.boolean().describe("Whether the API accepts OpenAI's chat-completions wire format."),
+  authType: z.enum(AUTH_TYPES).describe('The primary authentication scheme (details in `auth`).'),
+  contextTokens: z.number().int().min(1).nullable().describe('Largest context, in tokens, of the models the listing names; null where the API has none.'),
+  sdkLanguages: z.array(z.enum(SDK_LANGUAGES)).describe('Languages of the official SDKs (curl: the plain HTTP API; cli: an official command line).'),
+  similarApis: z.array(similarApiSchema).describe('The listings the editor named as similar, as they are now.'),
+  referralUrl: nullableText.describe('The directory takes no referral fees: null in summaries and details; the website in comparison rows, as the public directory sends it.'),
+  curlExample: nullableText.describe('The first curl (bash) example, or null.'),
+};
+export type ListingViewField = keyof typeof LISTING_VIEW_FIELDS;
+
+/** Fields of the content files that no view shows: the provider's domains (a rule for URLs) and the editor's note. */
+export const UNPUBLISHED_LISTING_FIELDS = ['domains', 'note'] as const;
+/** Fields of the content files that name other listings, which the detail shows resolved (slug, name, popularity...). */
+export const RESOLVED_LISTING_FIELDS = ['similarApis'] as const;
+/** Fields views add to a listing's own: resolved from the category and the code examples, or for old clients. */
+export const DERIVED_LISTING_FIELDS = ['categoryCn', 'referralUrl', 'curlExample'] as const;
+
+/** The facts agents filter on, in every view of a listing. */
+const FACT_FIELDS = ['aliases', 'freeTier', 'openaiCompatible', 'authType', 'contextTokens', 'sdkLanguages'] as const;
+/** Kept for clients of the public directory this API stays compatible with. */
+const COMPATIBILITY_FIELDS = ['referralUrl', 'curlExample'] as const;
+
+/** Fields of a search result or list entry, in the order they are sent (a search result adds score and matched). */
+export const SUMMARY_FIELDS = [
+  'slug', 'name', 'nameCn', 'category', 'categoryCn', 'description', 'descriptionCn', 'pricing', 'popularity',
+  'status', 'website', 'docsUrl', 'auth', 'tags', 'sponsored', ...FACT_FIELDS, ...COMPATIBILITY_FIELDS,
+] as const satisfies readonly ListingViewField[];
+
+/** Fields of a comparison row: the same keys for every tool. */
+export const COMPARISON_FIELDS = [
+  'slug', 'name', 'nameCn', 'category', 'categoryCn', 'description', 'descriptionCn', 'website', 'docsUrl',
+  'pricing', 'auth', 'rateLimit', 'latency', 'maxTokens', 'popularity', 'endpoints', 'sdks', 'features',
+  'status', 'sponsored', 'tags', 'lastUpdated', ...FACT_FIELDS, ...COMPATIBILITY_FIELDS,
+] as const satisfies readonly ListingViewField[];
+
+/** Fields of the detail's `tool` from the listing itself, before what it shows of other documents. */
+export const DETAIL_FIELDS = [
+  'slug', 'name', 'nameCn', 'category', 'categoryCn', 'description', 'descriptionCn', 'website', 'docsUrl',
+  'pricing', 'auth', 'rateLimit', 'latency', 'maxTokens', 'popularity', 'endpoints', 'sdks', 'features',
+  'usageTips', 'sponsored', 'codeExamples', 'tags', 'lastUpdated', 'status', ...FACT_FIELDS, ...COMPATIBILITY_FIELDS,
+] as const satisfies readonly ListingViewField[];
+
+/** The fields of a view, in its order, as a zod object shape. */
+function fieldsOf<K extends ListingViewField>(keys: readonly K[]): { [F in K]: (typeof LISTING_VIEW_FIELDS)[F] } {
+  const shape = {} as { [F in K]: (typeof LISTING_VIEW_FIELDS)[F] };
+  for (const key of keys) shape[key] = LISTING_VIEW_FIELDS[key];
+  return shape;
+}
+
+export const toolSummarySchema = z.object(fieldsOf(SUMMARY_FIELDS));
+
+/** Names of the fields a search can match (see src/search/search-fields.ts, which weighs each). */
+export const MATCHABLE_FIELDS = ['name', 'nameCn', 'aliases', 'tags', 'category', 'description', 'descriptionCn', 'features', 'pricing'] as const;
+
+export const searchResultSchema = z
+  .object({
+    ...fieldsOf(SUMMARY_FIELDS),
+    score: z.number().describe('Relevance score (0 when browsing without q).'),
+    matched: z.array(z.enum(MATCHABLE_FIELDS)).describe('Fields where the query matched.'),
+  });
+
+export const pricingComparisonRowSchema = z
+  .object({ slug: text, name: text, pricing: text, auth: texts, popularity });
+
+/** An error entry as the error reference serves it (GET /api/v1/errors). */
+export const ERROR_ENTRY_VIEW_FIELDS = {
+  id: text.describe('provider-status-title, e.g. openai-429-rate-limit-exceeded.'),
+  provider: text.describe('The slug of the listing whose API returns it.'),
+  providerName: nullableText.describe("The provider listing's name; null if it is not in the directory."),
+  status: z.number().int().min(100).max(599),
+  title: text,
+  titleCn: text,
+  cause: text,
+  causeCn: text,
+  fix: text,
+  fixCn: text,
+  curlExample: nullableText,
+};
+/** Fields of the error-entry content files that no view shows. */
+export const UNPUBLISHED_ERROR_ENTRY_FIELDS = ['note'] as const;
+/** Fields of an entry inside a listing's detail (the provider is the listing itself). */
+export const TOOL_ERROR_FIELDS = ['status', 'title', 'titleCn', 'cause', 'causeCn', 'fix', 'fixCn', 'curlExample'] as const;
+
+export const errorEntrySchema = z.object(ERROR_ENTRY_VIEW_FIELDS);
+export const toolErrorEntrySchema = errorEntrySchema.pick(Object.fromEntries(TOOL_ERROR_FIELDS.map((f) => [f, true])) as Record<(typeof TOOL_ERROR_FIELDS)[number], true>);
+
+export const toolDetailSchema = z
+  .object({
+    ...fieldsOf(DETAIL_FIELDS),
+    similarApis: LISTING_VIEW_FIELDS.similarApis,
+    pricingComparison: z.array(pricingComparisonRowSchema).max(4),
+    errors: z.array(toolErrorEntrySchema).describe("The provider's entries of the error reference."),
+  });
+
+export const comparisonRowSchema = z.object(fieldsOf(COMPARISON_FIELDS));
+
+export const categorySchema = z
+  .object({ slug: text, name: text, nameCn: text, count: z.number().int().min(0).describe('Listings in the category now.') });
+
+export type ToolSummary = z.infer<typeof toolSummarySchema>;
+export type SearchResult = z.infer<typeof searchResultSchema>;
+export type ToolDetail = z.infer<typeof toolDetailSchema>;
+export type ComparisonRow = z.infer<typeof comparisonRowSchema>;
+export type ErrorEntryView = z.infer<typeof errorEntrySchema>;
+export type ToolErrorEntry = z.infer<typeof toolErrorEntrySchema>;

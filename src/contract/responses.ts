@@ -1,0 +1,207 @@
+import { z } from 'zod';
+import { filtersSchema } from './listing-filters';
+import {
+  categorySchema,
+  codeExampleSchema,
+  comparisonRowSchema,
+  errorEntrySchema,
+  pricingComparisonRowSchema,
+  searchResultSchema,
+  similarApiSchema,
+  toolDetailSchema,
+  toolErrorEntrySchema,
+  toolSummarySchema,
+} from './listing-views';
+
+/**
+ * Every published response body, in zod: the envelopes around the listing views, the change feed, the
+ * problem document and the discovery files. PUBLISHED_SCHEMAS names them: those names are the OpenAPI
+ * document's component schemas (src/openapi/), and the MCP tools' output schemas are these objects too.
+ */
+
+const ok = z.literal(true);
+const count = z.number().int().min(0);
+const texts = z.array(z.string());
+
+export const linksSchema = z.record(z.string(), z.union([z.string(), texts])).describe('Related resources (paths).');
+const nextCursor = z.string().nullable().describe('Send as `cursor` (with the same other parameters) for the next page; null on the last page.');
+
+export const problemSchema = z
+  .looseObject({
+    success: z.literal(false),
+    error: z.string().describe('The human message (the same as detail).'),
+    type: z.string().meta({ format: 'uri' }),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    instance: z.string(),
+  })
+  .describe('RFC 9457 problem document; may carry `parameter` (the parameter at fault), `slug` or `notFound`.');
+
+export const searchResponseSchema = z.object({
+  success: ok,
+  total: count.describe('Number of matching listings before limit (exact).'),
+  returned: count,
+  query: z.string().nullable(),
+  category: z.string().nullable(),
+  limit: z.number().int().describe('The limit applied (after clamping).'),
+  filters: filtersSchema,
+  terms: texts.describe('The terms searched for, after synonyms, typo corrections and prefix completion.'),
+  interpretation: z
+    .array(
+      z.object({
+        input: z.string().describe('A word or phrase of the query (normalised).'),
+        matchedAs: texts.describe('What it matched in the index: the word, its corrections or completions, or synonym phrases.'),
+        via: z.array(z.enum(['exact', 'prefix', 'typo', 'synonym', 'bigrams', 'joined', 'split', 'filter'])),
+      }),
+    )
+    .describe('How each part of the query was understood, in query order.'),
+  nextCursor,
+  results: z.array(searchResultSchema),
+  _links: linksSchema,
+});
+
+export const listResponseSchema = z.object({
+  success: ok,
+  total: count.describe('Listings that pass the filters.'),
+  returned: count,
+  limit: z.number().int(),
+  filters: filtersSchema,
+  nextCursor,
+  categories: texts.describe('Every category slug of the directory.'),
+  tools: z.array(toolSummarySchema),
+  _links: linksSchema,
+});
+
+export const toolDetailResponseSchema = z.object({ success: ok, tool: toolDetailSchema, _links: linksSchema });
+
+export const compareResponseSchema = z.object({
+  success: ok,
+  total: count,
+  compared: z.array(comparisonRowSchema).describe('One row per found tool, with the same keys for every tool.'),
+  notFound: texts.describe('Requested slugs that are not in the directory.'),
+  _links: linksSchema,
+});
+
+export const categoriesResponseSchema = z.object({
+  success: ok,
+  total: count.describe('Number of categories.'),
+  totalListings: count.describe('Sum of the counts.'),
+  categories: z.array(categorySchema),
+  _links: linksSchema,
+});
+
+export const errorsResponseSchema = z.object({
+  success: ok,
+  total: count,
+  provider: z.string().nullable(),
+  status: z.number().int().nullable(),
+  errors: z.array(errorEntrySchema),
+  _links: linksSchema,
+});
+
+export const CHANGE_TYPES = ['published', 'revised', 'withdrawn'] as const;
+export const CHANGE_KINDS = ['listing', 'error-entry'] as const;
+
+/** One change of the directory as the feed serves it. Who made it is left out. */
+export const changeSchema = z.object({
+  cursor: z.string().describe('Where this change sits in the log: send it as `since` for the changes after it.'),
+  type: z.enum(CHANGE_TYPES),
+  kind: z.enum(CHANGE_KINDS),
+  id: z.string().describe("The listing's slug, or the error entry's `id` (as in listErrorReference)."),
+  version: z.number().int().min(1).describe('The version of the listing or entry after this change.'),
+  occurredAt: z.string().meta({ format: 'date-time' }),
+  changedFields: texts.nullable().describe('revised: the top-level fields of the document that changed; null otherwise.'),
+  reason: z.string().nullable().describe("withdrawn: the editor's reason, when one was given; null otherwise."),
+  _links: z.object({
+    self: z.string().describe("Where the thing is now: the listing's detail, or the provider's error list."),
+    listing: z.string().optional().describe("error-entry: the provider's listing, whose detail lists its errors."),
+  }),
+});
+
+export const changesResponseSchema = z.object({
+  success: ok,
+  since: z.string().nullable().describe('The cursor the page starts after (null: from the beginning).'),
+  limit: z.number().int().describe('The limit applied (after clamping).'),
+  returned: count,
+  hasMore: z.boolean().describe('Whether more changes follow now: read on with `nextCursor`; otherwise poll with it later.'),
+  nextCursor: z.string().describe('Where this page ends (the same `since` when nothing is new): the `since` of the next request. Always given.'),
+  changes: z.array(changeSchema),
+  _links: linksSchema,
+});
+
+export const serviceIndexSchema = z.object({
+  success: ok,
+  name: z.string(),
+  version: z.string(),
+  description: z.string(),
+  authentication: z.string(),
+  mcp: z.object({ url: z.string(), transport: z.string(), alsoAt: z.string(), tools: texts }),
+  documents: z.object({ openapi: z.string(), llmsTxt: z.string(), llmsFullTxt: z.string(), apiCatalog: z.string(), agentsTxt: z.string(), aiPlugin: z.string() }),
+  changes: z.object({ json: z.string(), atom: z.string() }),
+  health: z.object({ live: z.string(), ready: z.string() }),
+  operations: z.array(z.object({ operationId: z.string().nullable(), method: z.string(), path: z.string(), summary: z.string().nullable() })),
+  _links: linksSchema,
+});
+
+const linkTarget = z.object({ href: z.string().meta({ format: 'uri' }), type: z.string() });
+export const apiCatalogSchema = z.object({
+  linkset: z.array(
+    z.object({
+      anchor: z.string().meta({ format: 'uri' }),
+      'service-desc': z.array(linkTarget),
+      'service-doc': z.array(linkTarget),
+      'service-meta': z.array(linkTarget),
+      status: z.array(linkTarget),
+    }),
+  ),
+});
+
+export const aiPluginManifestSchema = z.object({
+  schema_version: z.string(),
+  name_for_human: z.string(),
+  name_for_model: z.string(),
+  description_for_human: z.string(),
+  description_for_model: z.string(),
+  auth: z.object({ type: z.literal('none') }),
+  api: z.object({ type: z.literal('openapi'), url: z.string().meta({ format: 'uri' }) }),
+});
+
+/** Every published shape by the name the OpenAPI document gives it (its components.schemas). */
+export const PUBLISHED_SCHEMAS = {
+  Problem: problemSchema,
+  Links: linksSchema,
+  Filters: filtersSchema,
+  ToolSummary: toolSummarySchema,
+  SearchResult: searchResultSchema,
+  SearchResponse: searchResponseSchema,
+  ListResponse: listResponseSchema,
+  CodeExample: codeExampleSchema,
+  SimilarApi: similarApiSchema,
+  PricingComparisonRow: pricingComparisonRowSchema,
+  ToolErrorEntry: toolErrorEntrySchema,
+  ToolDetail: toolDetailSchema,
+  ToolDetailResponse: toolDetailResponseSchema,
+  ComparisonRow: comparisonRowSchema,
+  CompareResponse: compareResponseSchema,
+  Category: categorySchema,
+  CategoriesResponse: categoriesResponseSchema,
+  ErrorEntry: errorEntrySchema,
+  ErrorsResponse: errorsResponseSchema,
+  Change: changeSchema,
+  ChangesResponse: changesResponseSchema,
+  ServiceIndex: serviceIndexSchema,
+  ApiCatalog: apiCatalogSchema,
+  AiPluginManifest: aiPluginManifestSchema,
+} satisfies Record<string, z.ZodType>;
+export type PublishedSchemaName = keyof typeof PUBLISHED_SCHEMAS;
+
+export type SearchResponse = z.infer<typeof searchResponseSchema>;
+export type ListResponse = z.infer<typeof listResponseSchema>;
+export type ToolDetailResponse = z.infer<typeof toolDetailResponseSchema>;
+export type CompareResponse = z.infer<typeof compareResponseSchema>;
+export type CategoriesResponse = z.infer<typeof categoriesResponseSchema>;
+export type ErrorsResponse = z.infer<typeof errorsResponseSchema>;
+export type Change = z.infer<typeof changeSchema>;
+export type ChangeType = (typeof CHANGE_TYPES)[number];
+export type ChangeKind = (typeof CHANGE_KINDS)[number];
