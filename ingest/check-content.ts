@@ -2,16 +2,15 @@ import { join } from 'node:path';
 import { CategoryCatalog } from '../src/catalog/category-catalog';
 import { PACKAGE_ROOT } from '../src/config/app-config';
 import { formatProblem, loadContent } from '../src/content/content-files';
-import { checkContent, STALE_AFTER_DAYS, staleListings } from '../src/content/content-rules';
+import { STALE_AFTER_DAYS, staleListings } from '../src/content/content-rules';
 import { isIsoDate } from '../src/validation/validation';
 
 /**
  * `npm run check:content [folder]`: checks the content folder (default: the package's fixtures/, from any
- * directory) without touching Redis:
- * the schema of every file, references between them, then the editorial rules (URLs on the provider's
- * domains, real Chinese, examples with credentials from the environment, code that parses, no
- * near-duplicates, aliases that lead to one listing). Prints `file: field: reason` per problem; exits 1
- * when there is any.
+ * directory) without touching Redis, with the rules `ingest` applies (src/content/: the schema of every
+ * file, references between them, the editorial and text rules), the folder standing for the whole
+ * directory: an ingest of it as a dry run, without a store. Prints `file: field: reason` per problem;
+ * exits 1 when there is any.
  *
  * It also warns, in the same form, about listings whose `lastUpdated` is older than STALE_AFTER_DAYS: those
  * are due for a re-check. Warnings never change the exit code, so the check does not start failing just
@@ -33,7 +32,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const content = await loadContent([join(folder, 'listings'), join(folder, 'errors')], categories);
-  const problems = [...content.problems, ...checkContent(content.listings, content.errorEntries)];
+  const { problems } = content;
   const warnings = staleListings(content.listings, today);
   for (const problem of problems) console.error(formatProblem(problem));
   for (const warning of warnings) console.error(formatProblem(warning));

@@ -125,7 +125,7 @@ describe('on planted defects', () => {
     ['listings/anthropic.yaml', 'endpoints.0', /not on the provider's domains/],
     ['listings/mistral.yaml', 'codeExamples', /needs a python example/],
     ['listings/cohere.yaml', 'codeExamples.0', /no credential from an environment variable/],
-    ['listings/groq.yaml', 'codeExamples.0', /literal key/],
+    ['listings/groq.yaml', 'codeExamples.0.code', /literal key/],
     ['listings/deepseek.yaml', 'codeExamples.1', /python syntax error/],
     ['listings/qwen.yaml', 'codeExamples.0', /bash syntax error/],
     ['listings/zhipu.yaml', 'tags', /lowercase/],

@@ -8,6 +8,7 @@ import { EXIT, reportStaleReadModels } from '../exit-codes';
 
 interface IngestOptions {
   dryRun?: boolean;
+  allowNewDomains?: boolean;
   actor: string;
   wait?: string;
 }
@@ -50,7 +51,7 @@ export class IngestCommand extends CommandRunner {
     let report: ImportReport;
     try {
       const projectionWaitMs = options.wait === undefined ? PROJECTION_WAIT_MS : Number(options.wait) * 1000;
-      report = await this.commands.execute(new ImportCatalogCommand(paths, options.actor, dryRun, { projectionWaitMs, signal: stop.signal }));
+      report = await this.commands.execute(new ImportCatalogCommand(paths, options.actor, dryRun, { projectionWaitMs, signal: stop.signal, allowNewDomains: options.allowNewDomains === true }));
     } catch (error) {
       if (!(error instanceof ImportStoppedError)) throw error;
       this.printStopped(error, dryRun);
@@ -110,6 +111,11 @@ export class IngestCommand extends CommandRunner {
 
   @Option({ flags: '--dry-run', description: 'print what would change, write nothing' })
   parseDryRun(): boolean {
+    return true;
+  }
+
+  @Option({ flags: '--allow-new-domains', description: "let revisions add domains to a listing (they decide which URLs it may link to): check the new ones first" })
+  parseAllowNewDomains(): boolean {
     return true;
   }
 

@@ -1,11 +1,13 @@
 import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
-import { parse } from 'yaml';
+import { parse, parseDocument } from 'yaml';
 import { documentDigest } from '../event-store/content-digest';
 import { ErrorEntryDocument, errorEntryId, parseErrorEntry } from '../error-reference/error-entry.document';
 import { ListingDocument, parseListing } from '../listings/listing.document';
 import type { CategoryCatalog } from '../catalog/category-catalog';
-import { firstInvalidUtf8, htmlProblems, lineAt, MAX_FILE_BYTES, MAX_NESTING_DEPTH, nestingProblem } from './file-checks';
+import { catalogRules, domainRule, errorEntryRules, listingRules } from './content-rules';
+import { firstInvalidUtf8, lineAt, MAX_FILE_BYTES, MAX_NESTING_DEPTH, nestingProblem } from './file-checks';
+import { textProblems } from './text-rules';
 
 /** A problem with an editor's file, reported as `file: field: reason`. */
 export interface ContentProblem {
@@ -136,6 +138,10 @@ export function readContentFile(file: string): FileReading {
     }
     return refuse('(file)', `not valid ${format}: ${message.split('\n')[0]}`);
   }
+  if (format === 'JSON') {
+    const twice = repeatedJsonKey(text);
+    if (twice) return refuse('(file)', twice);
+  }
   const shape = nestingProblem(plain);
   if (shape) return refuse(shape.field, shape.reason);
   const record = (plain && typeof plain === 'object' ? plain : {}) as Record<string, unknown>;
@@ -144,29 +150,43 @@ export function readContentFile(file: string): FileReading {
     const slug = typeof record.slug === 'string' ? record.slug : undefined;
     const name = basename(file, extname(file));
     const named = slug !== undefined && slug !== name ? [{ field: 'slug', reason: `'${slug}' must match the file name ('${name}')` }] : [];
-    const html = htmlProblems(plain, (field) => /^codeExamples\.\d+\.code$/.test(field));
+    const text = textProblems(plain, (field) => /^codeExamples\.\d+\.code$/.test(field));
+    const rules = listing ? listingRules(listing) : [];
     return {
       file,
       slug,
       listing,
       digest: listing && documentDigest(listing),
-      problems: [...problems, ...named, ...html].map((p) => ({ file, ...p })),
+      problems: [...problems, ...named, ...text, ...rules].map((p) => ({ file, ...p })),
     };
   }
   if ('provider' in record || 'status' in record) {
     const { entry, problems } = parseErrorEntry(plain);
-    const html = htmlProblems(plain, (field) => field === 'curlExample');
+    const text = textProblems(plain, (field) => field === 'curlExample');
+    const rules = entry ? errorEntryRules(entry) : [];
     return {
       file,
       errorEntry: entry && { id: errorEntryId(entry), entry },
       digest: entry && documentDigest(entry),
-      problems: [...problems, ...html].map((p) => ({ file, ...p })),
+      problems: [...problems, ...text, ...rules].map((p) => ({ file, ...p })),
     };
   }
   return refuse('(document)', 'is neither a listing (no `slug`) nor an error entry (no `provider` and `status`)');
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * A key given twice in one JSON object, as a reason, or null. JSON.parse keeps the last value without a
+ * word; YAML refuses a repeated key, and so does this for JSON (the YAML parser reads JSON and says where).
+ */
+function repeatedJsonKey(text: string): string | null {
+  const error = parseDocument(text, { uniqueKeys: true }).errors.find((e) => e.code === 'DUPLICATE_KEY');
+  if (!error) return null;
+  const key = /^"(?:[^"\\]|\\.)*"/.exec(text.slice(error.pos[0]))?.[0] ?? 'a key';
+  const at = error.linePos?.[0];
+  return `not valid JSON: the key ${key} is given twice in one object${at ? ` (line ${at.line}, column ${at.col})` : ''}; only one value can count`;
+}
 
 /**
  * The file's bytes, or its size when that is over `limit`: the size is read from the open file, so a huge
@@ -191,28 +211,43 @@ function readAtMost(file: string, limit: number): Buffer | number {
 }
 
 /**
- * Reads and validates every file: each is a listing (has `slug`) or an error entry (has `provider` and
- * `status`). Cross-file rules: no slug or entry twice, known categories, and references (similar APIs,
- * error providers) to listings that exist in these files or, as `publishedAmong` says, in the directory.
+ * What the directory holds now, as far as the rules need it. Content read for a check with no store
+ * (`npm run check:content`) is the whole directory: NO_DIRECTORY.
  */
-export async function loadContent(
-  paths: string[],
-  categories: CategoryCatalog,
-  publishedAmong: (slugs: string[]) => Promise<Set<string>> = async () => new Set(),
-): Promise<LoadedContent> {
+export interface DirectoryHoldings {
+  /** Which of these listings the directory holds now (references to listings outside the files). */
+  holds(slugs: string[]): Promise<Set<string>>;
+  /** Every listing the directory holds now, by slug: asked only when some file changes a listing. */
+  listings(): Promise<Map<string, ListingDocument>>;
+  /** Whether a file's document differs from what the directory holds (those that do not were checked when published). */
+  differs(kind: 'listing' | 'error-entry', id: string, digest: string): boolean;
+  /** The editor confirmed that revisions may add domains (`ingest --allow-new-domains`). */
+  allowNewDomains?: boolean;
+}
+
+export const NO_DIRECTORY: DirectoryHoldings = { holds: async () => new Set(), listings: async () => new Map(), differs: () => true };
+
+/**
+ * Reads and validates every file, applying every content rule: each file is a listing (has `slug`) or an
+ * error entry (has `provider` and `status`). Cross-file rules: no slug or entry twice, known categories,
+ * references (similar APIs, error providers) to listings that exist in these files or in the directory,
+ * and the rules across listings (content-rules.ts).
+ */
+export async function loadContent(paths: string[], categories: CategoryCatalog, directory: DirectoryHoldings = NO_DIRECTORY): Promise<LoadedContent> {
   const { files, problems } = collectFiles(paths);
-  return assembleContent(files.map(readContentFile), problems, categories, publishedAmong);
+  return assembleContent(files.map(readContentFile), problems, categories, directory);
 }
 
 /**
  * The cross-file rules over files read one by one (see loadContent): references to listings that are in
- * none of the files are looked up with `publishedAmong` (the event store), all in one call.
+ * none of the files are looked up in the directory, all in one call; names and aliases are compared with
+ * the directory's other listings, and revisions with the listings they revise, when a file changes one.
  */
 export async function assembleContent(
   readings: FileReading[],
   problems: ContentProblem[],
   categories: CategoryCatalog,
-  publishedAmong: (slugs: string[]) => Promise<Set<string>>,
+  directory: DirectoryHoldings,
 ): Promise<LoadedContent> {
   const inFiles = new Set(readings.map((r) => r.slug).filter((slug): slug is string => slug !== undefined));
   const referenced = new Set<string>();
@@ -220,10 +255,23 @@ export async function assembleContent(
     for (const slug of listing?.similarApis ?? []) if (!inFiles.has(slug)) referenced.add(slug);
     if (errorEntry && !inFiles.has(errorEntry.entry.provider)) referenced.add(errorEntry.entry.provider);
   }
-  const published = referenced.size > 0 ? await publishedAmong([...referenced]) : new Set<string>();
-  return assemble(readings, problems, categories, published);
+  const published = referenced.size > 0 ? await directory.holds([...referenced]) : new Set<string>();
+  const content = assemble(readings, problems, categories, published);
+  // Only listings that change are checked against the directory: the others were, when they were published.
+  const changed = content.listings.filter(({ listing, digest }) => directory.differs('listing', listing.slug, digest));
+  if (changed.length === 0) return content;
+  const held = await directory.listings();
+  const unchanged = content.listings.filter((loaded) => !changed.includes(loaded)).map(({ listing }) => listing);
+  const others = [...held.values()].filter((listing) => !inFiles.has(listing.slug));
+  content.problems.push(...catalogRules(changed, [...others, ...unchanged]));
+  if (!directory.allowNewDomains) {
+    for (const { file, listing } of changed) {
+      const widened = domainRule(listing, held.get(listing.slug) ?? null);
+      if (widened) content.problems.push({ file, ...widened });
+    }
+  }
+  return content;
 }
-
 /** The cross-file rules over files read and validated one by one (in the order of the files). */
 function assemble(readings: FileReading[], problems: ContentProblem[], categories: CategoryCatalog, published: Set<string>): LoadedContent {
   const listings: LoadedListing[] = [];

@@ -1,28 +1,58 @@
 import { spawnSync } from 'node:child_process';
 import type { ErrorEntryDocument } from '../error-reference/error-entry.document';
 import { aliasKey, type ListingDocument, type SdkLanguage } from '../listings/listing.document';
-import type { ContentProblem, LoadedErrorEntry, LoadedListing } from './content-files';
-import { hasHan } from '../validation/validation';
+import type { ContentProblem, LoadedListing } from './content-files';
+import { FieldProblem, hasHan } from '../validation/validation';
+import { lookalikeSkeleton, mixedScriptWord, urlCredential } from './text-rules';
 
 /**
- * Editorial rules over the whole content set, beyond the schema: what makes a listing trustworthy to
- * publish. Each rule reports `file: field: reason`. Run by `npm run check:content` (and in CI).
+ * The editorial rules: what makes content trustworthy to publish, beyond each field's type. One set, applied
+ * by every way content comes in (`ingest`, seeding, `npm run check:content`): the rules of one document run
+ * where its file is read (see content-files.ts, and the reading threads of a large import), the rules across
+ * documents where the files are put together. Each reports `field: reason`.
  */
-export function checkContent(listings: LoadedListing[], errorEntries: LoadedErrorEntry[]): ContentProblem[] {
-  const problems: ContentProblem[] = [];
-  for (const { file, listing } of listings) {
-    const report = (field: string, reason: string) => problems.push({ file, field, reason });
-    checkUrls(listing, report);
-    checkChinese(listing, report);
-    checkTags(listing, report);
-    checkCodeExamples(listing, report);
-    checkFacts(listing, report);
-  }
-  problems.push(...checkNearDuplicateNames(listings));
-  problems.push(...checkAliases(listings));
-  problems.push(...checkSyntax(listings));
-  for (const { file, entry } of errorEntries) checkErrorEntry(entry, (field, reason) => problems.push({ file, field, reason }));
+
+/** The rules of one listing on its own: its URLs, its Chinese, its tags, names, code examples and facts. */
+export function listingRules(listing: ListingDocument): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  const report = (field: string, reason: string) => problems.push({ field, reason });
+  checkUrls(listing, report);
+  checkChinese(listing, report);
+  checkTags(listing, report);
+  checkNames(listing, report);
+  checkCodeExamples(listing, report);
+  checkFacts(listing, report);
   return problems;
+}
+
+/** The rules of one error entry on its own. */
+export function errorEntryRules(entry: ErrorEntryDocument): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  checkErrorEntry(entry, (field, reason) => problems.push({ field, reason }));
+  return problems;
+}
+
+/**
+ * The rules across listings: no two nearly the same name, aliases that lead to one listing, code that
+ * parses. `listings` are those being checked; `others` those the directory already holds and the files do
+ * not change (their names and aliases count; they are not checked again).
+ */
+export function catalogRules(listings: LoadedListing[], others: ListingDocument[] = []): ContentProblem[] {
+  return [...checkNearDuplicateNames(listings, others), ...checkAliases(listings, others), ...checkSyntax(listings)];
+}
+
+/**
+ * A revision may not add domains without the editor saying so: the domains decide which URLs a listing may
+ * publish, so widening them is a change to check on purpose (`ingest --allow-new-domains`).
+ */
+export function domainRule(listing: ListingDocument, previous: ListingDocument | null): FieldProblem | null {
+  if (!previous) return null;
+  const added = listing.domains.filter((domain) => !previous.domains.includes(domain));
+  if (added.length === 0) return null;
+  return {
+    field: 'domains',
+    reason: `adds ${added.map((d) => `'${d}'`).join(', ')} to the provider's domains (now ${previous.domains.join(', ')}); they decide which URLs the listing may link to: run ingest with --allow-new-domains if this is intended`,
+  };
 }
 
 type Report = (field: string, reason: string) => void;
@@ -40,7 +70,9 @@ export function hostAllowed(url: string, domains: string[]): boolean {
 
 function checkUrls(listing: ListingDocument, report: Report): void {
   const check = (field: string, url: string) => {
+    const credential = urlCredential(url);
     if (!url.startsWith('https://')) report(field, `'${url}' is not https`);
+    else if (credential) report(field, `'${url}' ${credential}: a published URL never does`);
     else if (!hostAllowed(url, listing.domains)) report(field, `'${url}' is not on the provider's domains (${listing.domains.join(', ')})`);
   };
   check('website', listing.website);
@@ -62,38 +94,6 @@ function checkTags(listing: ListingDocument, report: Report): void {
   listing.tags.forEach((tag, i) => {
     if (tag !== tag.toLowerCase()) report(`tags.${i}`, `'${tag}' is not lowercase`);
   });
-}
-
-/** Patterns of real-looking credentials that must never appear in an example. */
-const LITERAL_KEYS: Array<[RegExp, string]> = [
-  [/\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}/, 'an OpenAI/Anthropic-style secret key'],
-  [/\b[sr]k_(?:live|test)_[A-Za-z0-9]{10,}/, 'a Stripe secret key'],
-  [/\bgh[pousr]_[A-Za-z0-9]{30,}/, 'a GitHub token'],
-  [/\bAKIA[0-9A-Z]{16}\b/, 'an AWS access key id'],
-  [/\bxox[abpr]-[A-Za-z0-9-]{10,}/, 'a Slack token'],
-  [/\bAIza[0-9A-Za-z_-]{30,}/, 'a Google API key'],
-];
-
-/** A credential-looking value written out: 24+ letters and digits, both kinds present. */
-function looksLikeLiteralSecret(value: string): boolean {
-  return /^[A-Za-z0-9_]{24,}$/.test(value) && /\d/.test(value) && /[A-Za-z]/.test(value);
-}
-
-/** Values given to auth schemes or to credential-named fields, as written in the code. */
-function credentialValues(code: string): string[] {
-  const values: string[] = [];
-  for (const m of code.matchAll(/\b(?:Bearer|Token|Basic|Bot)\s+([^\s"'\\]+)/g)) values.push(m[1]);
-  for (const m of code.matchAll(/(?:api[-_]?key|x-api-key|token|secret|password)["']?\s*[:=]\s*["']?([^\s"',}\\]+)/gi)) values.push(m[1]);
-  return values;
-}
-
-/** Secrets written out in an example (a reason each); examples must read them from the environment. */
-export function literalSecrets(code: string): string[] {
-  const found = LITERAL_KEYS.filter(([pattern]) => pattern.test(code)).map(([, what]) => `contains ${what}`);
-  for (const value of credentialValues(code)) {
-    if (looksLikeLiteralSecret(value)) found.push(`contains a literal key ('${value.slice(0, 6)}...')`);
-  }
-  return found;
 }
 
 /** An environment variable reference: $NAME or ${NAME}. */
@@ -120,7 +120,6 @@ function checkCodeExamples(listing: ListingDocument, report: Report): void {
   if (!languages.includes('python')) report('codeExamples', 'needs a python example');
   listing.codeExamples.forEach((example, i) => {
     const field = `codeExamples.${i}`;
-    for (const reason of literalSecrets(example.code)) report(field, `${reason}; use an environment variable such as $API_KEY`);
     if (example.language === 'bash') {
       if (!/\bcurl\b/.test(example.code)) report(field, 'a bash example must be a curl call');
       else if (!curlHasCredential(example.code)) {
@@ -142,22 +141,29 @@ function checkErrorEntry(entry: ErrorEntryDocument, report: Report): void {
     if (!hasHan(entry[cn])) report(cn, 'has no Chinese (Han) characters');
     else if (entry[cn].trim() === entry[en].trim()) report(cn, `is identical to ${en}`);
   }
-  if (entry.curlExample) {
-    for (const reason of literalSecrets(entry.curlExample)) report('curlExample', reason);
+}
+
+/** Names that pass for another: a word mixing Latin with lookalike letters of another script. */
+function checkNames(listing: ListingDocument, report: Report): void {
+  const names: Array<[string, string]> = [['name', listing.name], ['nameCn', listing.nameCn], ...listing.aliases.map((alias, i) => [`aliases.${i}`, alias] as [string, string])];
+  for (const [field, name] of names) {
+    const mixed = mixedScriptWord(name);
+    if (mixed) report(field, `${mixed}, which makes it look like another name`);
   }
 }
 
 /** Words that do not tell two APIs apart ("Jina" and "Jina AI" are the same listing). */
 const GENERIC_WORDS = new Set(['api', 'apis', 'ai', 'the', 'rest', 'platform', 'service', 'services', 'sdk', 'io', 'dev', 'ml', 'tts', 'inc', 'hq']);
 
+/** A name as compared for near-duplicates: as it looks (lookalike letters read as Latin), without generic words. */
 export function normalisedName(name: string): string {
-  return name
-    .toLowerCase()
+  return lookalikeSkeleton(name)
     .split(/[^a-z0-9\u4e00-\u9fff]+/)
     .filter((w) => w && !GENERIC_WORDS.has(w))
     .join('');
 }
 
+/** One edit apart, or one a prefix of the other by at most two characters; numbers must agree ("Nova 12" is not "Nova 13"). */
 function nearlyEqual(a: string, b: string): boolean {
   if (a === b) return true;
   const [short, long] = a.length <= b.length ? [a, b] : [b, a];
@@ -179,37 +185,57 @@ function nearlyEqual(a: string, b: string): boolean {
   return true;
 }
 
-function checkNearDuplicateNames(listings: LoadedListing[]): ContentProblem[] {
+/**
+ * No two listings with nearly the same name: each listing being checked against the others checked and
+ * against those the directory holds. Names are compared only with names holding the same numbers (names
+ * that differ by a number are different products), which keeps a catalog of numbered names linear.
+ */
+function checkNearDuplicateNames(listings: LoadedListing[], others: ListingDocument[]): ContentProblem[] {
   const problems: ContentProblem[] = [];
-  const names = listings.map(({ file, listing }) => ({ file, listing, key: normalisedName(listing.name) }));
-  for (let i = 0; i < names.length; i++) {
-    for (let j = i + 1; j < names.length; j++) {
-      if (names[i].key && nearlyEqual(names[i].key, names[j].key)) {
-        problems.push({
-          file: names[j].file,
-          field: 'name',
-          reason: `'${names[j].listing.name}' is nearly the same as '${names[i].listing.name}' (${names[i].file}); merge them into one listing`,
-        });
+  const byNumbers = new Map<string, Array<{ file: string | null; name: string; key: string }>>();
+  const entries = [...others.map((listing) => ({ file: null, name: listing.name })), ...listings.map(({ file, listing }) => ({ file, name: listing.name }))];
+  for (const { file, name } of entries) {
+    const key = normalisedName(name);
+    if (!key) continue;
+    const numbers = key.replace(/[^0-9]+/g, ' ').trim();
+    const group = byNumbers.get(numbers) ?? [];
+    // Each file's listing is compared with every name before it: the directory's first, then earlier files'.
+    if (file !== null) {
+      const same = group.find((other) => nearlyEqual(other.key, key));
+      if (same) {
+        const where = same.file ? `(${same.file})` : '(already in the directory)';
+        problems.push({ file, field: 'name', reason: `'${name}' is nearly the same as '${same.name}' ${where}; merge them into one listing` });
       }
     }
+    group.push({ file, name, key });
+    byNumbers.set(numbers, group);
   }
   return problems;
 }
 
+/** Snippets checked by one `bash -n`, each inside a function of its own (parsed, never run). */
+const BASH_BATCH = 200;
+
 /** Code examples must parse: bash with `bash -n`, python with the python3 compiler (one process for all). */
 function checkSyntax(listings: LoadedListing[]): ContentProblem[] {
   const problems: ContentProblem[] = [];
+  const bash: Array<{ file: string; field: string; code: string }> = [];
   const python: Array<{ file: string; field: string; code: string }> = [];
   for (const { file, listing } of listings) {
     listing.codeExamples.forEach((example, i) => {
-      const field = `codeExamples.${i}`;
-      if (example.language === 'bash') {
-        const run = spawnSync('bash', ['-n'], { input: example.code, encoding: 'utf8' });
-        if (run.status !== 0) problems.push({ file, field, reason: `bash syntax error: ${run.stderr.trim().split('\n')[0]}` });
-      } else if (example.language === 'python') {
-        python.push({ file, field, code: example.code });
-      }
+      const item = { file, field: `codeExamples.${i}`, code: example.code };
+      if (example.language === 'bash') bash.push(item);
+      else if (example.language === 'python') python.push(item);
     });
+  }
+  for (let start = 0; start < bash.length; start += BASH_BATCH) {
+    const batch = bash.slice(start, start + BASH_BATCH);
+    // The usual case: the whole batch parses. Otherwise each of its snippets is parsed alone, to name it.
+    if (bashSyntaxError(batch.map((b, i) => `__example_${i}() {\n${b.code}\n}\n`).join('')) === null) continue;
+    for (const { file, field, code } of batch) {
+      const error = bashSyntaxError(code);
+      if (error !== null) problems.push({ file, field, reason: `bash syntax error: ${error}` });
+    }
   }
   if (python.length === 0) return problems;
   const script =
@@ -227,6 +253,13 @@ function checkSyntax(listings: LoadedListing[]): ContentProblem[] {
     problems.push({ file: python[i].file, field: python[i].field, reason: `python syntax error: ${message}` });
   }
   return problems;
+}
+
+/** The first syntax error `bash -n` (parse only) finds in a script, or null. */
+function bashSyntaxError(script: string): string | null {
+  const run = spawnSync('bash', ['-n'], { input: script, encoding: 'utf8' });
+  if (run.error) return `bash is needed to check bash examples: ${run.error.message}`;
+  return run.status === 0 ? null : run.stderr.trim().split('\n')[0];
 }
 
 /** Languages of the SDK names editors write in `sdks` ("Node.js", ".NET", "Python (boto3)", "iOS"...). */
@@ -278,32 +311,34 @@ function checkFacts(listing: ListingDocument, report: Report): void {
  * may be another listing's name (English or Chinese), slug or alias, compared ignoring case, spaces and
  * punctuation ("DALL·E" is "dall-e"), nor repeat its own listing's name or slug.
  */
-function checkAliases(listings: LoadedListing[]): ContentProblem[] {
+function checkAliases(listings: LoadedListing[], others: ListingDocument[]): ContentProblem[] {
   const problems: ContentProblem[] = [];
-  /** Keys of every listing's names and slug, to the files that own them. */
-  const names = new Map<string, Set<string>>();
-  for (const { file, listing } of listings) {
-    for (const key of [aliasKey(listing.name), aliasKey(listing.nameCn), aliasKey(listing.slug)]) {
-      if (key) names.set(key, (names.get(key) ?? new Set()).add(file));
+  const IN_DIRECTORY = 'a listing already in the directory';
+  const all = [...others.map((listing) => ({ file: null as string | null, listing })), ...listings];
+  /** Keys of every listing's names and slug, to the files that own them (null: a listing of the directory). */
+  const names = new Map<string, Array<{ file: string | null; slug: string }>>();
+  for (const { file, listing } of all) {
+    for (const key of new Set([aliasKey(listing.name), aliasKey(listing.nameCn), aliasKey(listing.slug)])) {
+      if (key) names.set(key, [...(names.get(key) ?? []), { file, slug: listing.slug }]);
     }
   }
-  const aliases = new Map<string, { file: string; alias: string }>();
-  for (const { file, listing } of listings) {
+  const aliases = new Map<string, { file: string | null; slug: string; alias: string }>();
+  for (const { file, listing } of all) {
     listing.aliases.forEach((alias, i) => {
-      const field = `aliases.${i}`;
       const key = aliasKey(alias);
+      const field = `aliases.${i}`;
+      const owner = (names.get(key) ?? []).find((other) => other.slug !== listing.slug);
+      const other = aliases.get(key);
+      if (!other) aliases.set(key, { file, slug: listing.slug, alias });
+      // A listing of the directory is not checked again: only the files being checked are.
+      if (file === null) return;
       if ([listing.name, listing.nameCn, listing.slug].some((name) => aliasKey(name) === key)) {
         problems.push({ file, field, reason: `'${alias}' repeats the listing's own name or slug` });
-        return;
+      } else if (owner) {
+        problems.push({ file, field, reason: `'${alias}' is the name or slug of another listing (${owner.file ?? `${owner.slug}, ${IN_DIRECTORY}`})` });
+      } else if (other && other.slug !== listing.slug) {
+        problems.push({ file, field, reason: `'${alias}' is also an alias of another listing ('${other.alias}' in ${other.file ?? `${other.slug}, ${IN_DIRECTORY}`})` });
       }
-      const owner = [...(names.get(key) ?? [])].find((other) => other !== file);
-      if (owner) {
-        problems.push({ file, field, reason: `'${alias}' is the name or slug of another listing (${owner})` });
-        return;
-      }
-      const other = aliases.get(key);
-      if (!other) aliases.set(key, { file, alias });
-      else if (other.file !== file) problems.push({ file, field, reason: `'${alias}' is also an alias of another listing ('${other.alias}' in ${other.file})` });
     });
   }
   return problems;

@@ -1,6 +1,6 @@
 /**
- * Checks on an editor's file that come before, or beside, its schema: the bytes are UTF-8, the document is
- * not nested without end, and its text holds no HTML. Plain functions (they run on reader threads too).
+ * Checks on an editor's file that come before its schema: the bytes are UTF-8, and the document is not
+ * nested without end. Plain functions (they run on reader threads too).
  */
 
 /** Largest content file read, in bytes, checked before reading it: a listing is about 5 KB, the largest valid one under 100 KB. */
@@ -75,63 +75,4 @@ export function nestingProblem(value: unknown, limit = MAX_NESTING_DEPTH): { fie
     return null;
   };
   return visit(value, '', 1);
-}
-
-/**
- * Elements whose tags count as HTML even without attributes: the ones that run code or load content
- * (script, iframe...) and the formatting pasted from web pages (b, p, br, a...). Names editors use as
- * placeholders (`<key>`, `<token>`, `<region>`, `<name>`, `<id>`, `<code>`, `<body>`, `<title>`...) are
- * left out: without attributes such a tag does nothing, and the attribute rule below still catches it.
- */
-const HTML_ELEMENTS = [
-  'a', 'abbr', 'applet', 'area', 'article', 'aside', 'audio', 'b', 'base', 'basefont', 'bdi', 'bdo', 'bgsound', 'big', 'blink',
-  'blockquote', 'br', 'button', 'canvas', 'caption', 'center', 'cite', 'col', 'colgroup', 'dd', 'del', 'details', 'dfn',
-  'dialog', 'div', 'dl', 'dt', 'em', 'embed', 'fieldset', 'figcaption', 'figure', 'font', 'form', 'frame', 'frameset',
-  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'html', 'i', 'iframe', 'img', 'ins', 'kbd', 'legend', 'li', 'link', 'mark', 'marquee',
-  'math', 'meta', 'nav', 'noscript', 'ol', 'optgroup', 'p', 'picture', 'plaintext', 'pre', 'q', 's', 'samp', 'script',
-  'select', 'small', 'span', 'strike', 'strong', 'style', 'sub', 'summary', 'sup', 'svg', 'table', 'tbody', 'td', 'template',
-  'textarea', 'tfoot', 'th', 'thead', 'tr', 'tt', 'u', 'ul', 'video', 'wbr', 'xmp',
-];
-const HTML_MARKUP = new RegExp(
-  [
-    // An opening or closing tag of an element above: `<script>`, `<b>`, `</p>`, `<br/>`, `<img src=...`.
-    `</?(?:${HTML_ELEMENTS.join('|')})(?=[\\s/>]|$)`,
-    // Any tag with an attribute: `<x onclick="...">`.
-    `<[a-z][a-z0-9-]*\\s+[^<>]*=[^<>]*>`,
-    // Comments, CDATA, doctype.
-    `<!--|<!\\[CDATA\\[|<!doctype`,
-  ].join('|'),
-  'i',
-);
-
-/**
- * The first piece of HTML markup in a text, outside backtick spans (Markdown code, shown as written:
- * "`Authorization: Bearer <token>`"), or null. Text such as `a < b` or `<api-key>` is not markup.
- */
-export function htmlMarkup(text: string): string | null {
-  const prose = text.replace(/`[^`]*`/g, ' ');
-  const match = HTML_MARKUP.exec(prose);
-  if (!match) return null;
-  const end = prose.indexOf('>', match.index);
-  return prose.slice(match.index, end === -1 || end - match.index > 60 ? match.index + 30 : end + 1);
-}
-
-/**
- * HTML in the text fields of a parsed document, as `field: reason`, skipping the fields for which
- * `isCode` says they hold code (shown verbatim by every client, and real examples send HTML: email bodies,
- * SSML). Call it on a document whose nesting was checked.
- */
-export function htmlProblems(value: unknown, isCode: (field: string) => boolean): Array<{ field: string; reason: string }> {
-  const problems: Array<{ field: string; reason: string }> = [];
-  const visit = (item: unknown, path: string) => {
-    if (typeof item === 'string') {
-      if (isCode(path)) return;
-      const markup = htmlMarkup(item);
-      if (markup) problems.push({ field: path || '(document)', reason: `contains HTML ('${markup}'): text fields are plain text (put code in backticks or in codeExamples)` });
-    } else if (item !== null && typeof item === 'object') {
-      for (const [key, child] of Object.entries(item)) visit(child, path ? `${path}.${key}` : key);
-    }
-  };
-  visit(value, '');
-  return problems;
 }

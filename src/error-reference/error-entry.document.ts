@@ -1,5 +1,5 @@
 import { IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
-import { FieldProblem, HasHan, IsSlug, validatePlain } from '../validation/validation';
+import { declaredFields, FieldProblem, HasHan, IsSlug, validatePlain } from '../validation/validation';
 
 /** One entry of the published error reference: an error a listed provider returns, and what to do. */
 export class ErrorEntryDocumentDto {
@@ -19,22 +19,10 @@ export class ErrorEntryDocumentDto {
   @IsOptional() @IsString({ message: 'must be a string' }) @Length(1, 1000, { message: 'must be 1-1000 characters' }) note?: string | null;
 }
 
-export interface ErrorEntryDocument {
-  provider: string;
-  status: number;
-  title: string;
-  titleCn: string;
-  cause: string;
-  causeCn: string;
-  fix: string;
-  fixCn: string;
-  curlExample: string | null;
-  note: string | null;
-}
+/** An error entry as stored in events and read models: the DTO's fields, in its order, absent ones null. */
+export type ErrorEntryDocument = { [K in keyof ErrorEntryDocumentDto]-?: Exclude<ErrorEntryDocumentDto[K], undefined> };
 
-export const ERROR_ENTRY_FIELDS: Array<keyof ErrorEntryDocument> = [
-  'provider', 'status', 'title', 'titleCn', 'cause', 'causeCn', 'fix', 'fixCn', 'curlExample', 'note',
-];
+export const ERROR_ENTRY_FIELDS = declaredFields(ErrorEntryDocumentDto);
 
 /** Identity of an entry: provider, status and title, e.g. `openai-429-rate-limit-exceeded`. */
 export function errorEntryId(entry: Pick<ErrorEntryDocument, 'provider' | 'status' | 'title'>): string {

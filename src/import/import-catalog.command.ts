@@ -19,6 +19,8 @@ export interface ImportOptions {
   projectionWaitMs?: number;
   /** Stops the import: no command is sent after it fires (those in flight finish), and the wait for the read models ends. */
   signal?: AbortSignal;
+  /** Revisions may add domains to a listing (the editor checked the new ones on purpose). */
+  allowNewDomains?: boolean;
 }
 
 /**

@@ -3,13 +3,14 @@ import { CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { readFilesInParallel } from '../bulk/parallel-reading';
 import { CategoryCatalog } from '../catalog/category-catalog';
 import { AppConfig } from '../config/app-config';
-import { assembleContent, collectFiles, LoadedContent, readContentFile } from '../content/content-files';
+import { assembleContent, collectFiles, ContentProblem, DirectoryHoldings, FileReading, LoadedContent, readContentFile } from '../content/content-files';
 import type { CommandResult } from '../event-store/command-runner';
 import { EventStore } from '../event-store/event-store.service';
 import { PublishErrorEntryCommand } from '../error-reference/commands/publish-error-entry/publish-error-entry.command';
 import { errorEntryAggregate } from '../error-reference/error-entry.aggregate';
 import { PublishListingCommand } from '../listings/commands/publish-listing/publish-listing.command';
 import { listingAggregate } from '../listings/listing.aggregate';
+import type { ListingDocument } from '../listings/listing.document';
 import { ProjectionRunner } from '../projections/projection-runner.service';
 import { ImportCatalogCommand, ImportItemResult, ImportReport, ImportStoppedError } from './import-catalog.command';
 
@@ -49,13 +50,14 @@ export class ImportCatalogHandler implements ICommandHandler<ImportCatalogComman
     const stopped = (results: ImportItemResult[], reason: string) =>
       new ImportStoppedError({ problems: [], results, projection: 'not-needed', phases }, reason);
     let content: LoadedContent;
-    let baseline: Awaited<ReturnType<EventStore['versionsAndDigests']>>;
+    let baseline: Baseline;
     try {
       // What the store holds is read while the files are read.
       const reading = this.store.versionsAndDigests();
       reading.catch(() => undefined); // awaited below, after the files
-      content = await this.read(paths);
+      const { readings, problems } = await this.read(paths);
       baseline = await reading;
+      content = await assembleContent(readings, problems, this.categories, this.holdings(baseline, options.allowNewDomains === true));
     } catch (error) {
       phases.readMs = Date.now() - started;
       throw stopped([], reasonOf(error));
@@ -132,19 +134,36 @@ export class ImportCatalogHandler implements ICommandHandler<ImportCatalogComman
     return report;
   }
 
-  /** Every file read and validated (on worker threads when there are many), then the rules across files. */
-  private async read(paths: string[]): Promise<LoadedContent> {
+  /** Every file read and validated on its own (on worker threads when there are many). */
+  private async read(paths: string[]): Promise<{ readings: FileReading[]; problems: ContentProblem[] }> {
     const { files, problems } = collectFiles(paths);
     const readings = files.length >= BULK_FILES ? await readFilesInParallel(files, this.config.projectorWorkers) : files.map(readContentFile);
-    return assembleContent(readings, problems, this.categories, (slugs) => this.publishedListings(slugs));
+    return { readings, problems };
   }
 
-  /** Which of these listings the directory holds now, as the event store says (not the read models, which may lag). */
-  private async publishedListings(slugs: string[]): Promise<Set<string>> {
-    const documents = await this.store.documentsAt(listingAggregate, slugs, '+');
-    return new Set([...documents].filter(([, listing]) => listing !== null).map(([slug]) => slug));
+  /**
+   * What the rules across documents need of the directory, as the event store says (not the read models,
+   * which may lag): the listings it holds, and which documents of the files differ from what it holds.
+   */
+  private holdings({ versions, digests }: Baseline, allowNewDomains: boolean): DirectoryHoldings {
+    const typeOf = (kind: 'listing' | 'error-entry') => (kind === 'listing' ? listingAggregate : errorEntryAggregate).aggregateType;
+    const live = async (slugs: string[]) => {
+      const documents = await this.store.documentsAt(listingAggregate, slugs, '+');
+      return new Map([...documents].filter((entry): entry is [string, ListingDocument] => entry[1] !== null));
+    };
+    return {
+      allowNewDomains,
+      holds: async (slugs) => new Set((await live(slugs)).keys()),
+      listings: () => live([...(versions.get(listingAggregate.aggregateType)?.keys() ?? [])]),
+      differs: (kind, id, digest) => {
+        const recorded = digests.get(typeOf(kind))?.get(id);
+        return !(recorded && recorded.digest === digest && recorded.version === (versions.get(typeOf(kind))?.get(id) ?? 0));
+      },
+    };
   }
 }
+
+type Baseline = Awaited<ReturnType<EventStore['versionsAndDigests']>>;
 
 /** How a job ended: its value, or what it threw. */
 export type Settled<T> = { value: T } | { error: unknown };

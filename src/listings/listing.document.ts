@@ -27,6 +27,7 @@ import {
   IsTag,
   validatePlain,
   FieldProblem,
+  declaredFields,
 } from '../validation/validation';
 
 export const LISTING_STATUSES = ['online', 'beta', 'deprecated'] as const;
@@ -120,7 +121,7 @@ export class ListingDocumentDto {
   maxTokens: string | null;
   @IsInt({ message: 'must be an integer' }) @Min(0, { message: 'must be 0-100' }) @Max(100, { message: 'must be 0-100' })
   popularity: number;
-  @apply(...list(1, 30)) @IsHttpsUrl({ each: true, message: 'each item must be an absolute https:// URL' }) @ArrayUnique({ message: 'lists an item twice' })
+  @apply(...list(1, 30)) @IsHttpsUrl({ each: true, message: 'each item must be an absolute https:// URL without a user name or password' }) @ArrayUnique({ message: 'lists an item twice' })
   endpoints: string[];
   @apply(...list(1, 20), ...textItems(40)) @ArrayUnique({ message: 'lists an item twice' }) sdks: string[];
   @apply(...list(0, 20), ...textItems(300)) features: string[];
@@ -171,12 +172,8 @@ export interface CodeExample {
   code: string;
 }
 
-export const LISTING_FIELDS: Array<keyof ListingDocument> = [
-  'slug', 'name', 'nameCn', 'category', 'description', 'descriptionCn', 'website', 'docsUrl', 'domains',
-  'pricing', 'auth', 'rateLimit', 'latency', 'maxTokens', 'popularity', 'endpoints', 'sdks', 'features',
-  'usageTips', 'sponsored', 'status', 'tags', 'aliases', 'freeTier', 'openaiCompatible', 'authType', 'contextTokens',
-  'sdkLanguages', 'similarApis', 'lastUpdated', 'codeExamples', 'note',
-];
+/** The fields of a listing in their canonical order: the DTO's. */
+export const LISTING_FIELDS = declaredFields(ListingDocumentDto) as Array<keyof ListingDocument>;
 
 /** Validates one listing and returns it in canonical form (field order fixed, plain data only). */
 export function parseListing(plain: unknown): { listing?: ListingDocument; problems: FieldProblem[] } {

@@ -1,11 +1,20 @@
 import 'reflect-metadata';
 import { ClassConstructor, plainToInstance } from 'class-transformer';
-import { registerDecorator, ValidationError, ValidationOptions, validateSync } from 'class-validator';
+import { getMetadataStorage, registerDecorator, ValidationError, ValidationOptions, validateSync } from 'class-validator';
 
 /** One thing wrong with an input document: the field (dotted path) and why. */
 export interface FieldProblem {
   field: string;
   reason: string;
+}
+
+/**
+ * The fields a DTO declares, in the order of its class: a document's canonical field order (stored events,
+ * digests) is its DTO's, so a field is added in one place.
+ */
+export function declaredFields<T extends object>(dto: ClassConstructor<T>): Array<keyof T & string> {
+  const metadata = getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false);
+  return [...new Set(metadata.map((m) => m.propertyName))] as Array<keyof T & string>;
 }
 
 /**
@@ -97,7 +106,7 @@ export const IsNotReservedSlug = rule(
   (v) => !RESERVED_SLUGS.includes(String(v)),
   `is reserved for a route (${RESERVED_SLUGS.join(', ')})`,
 );
-export const IsHttpsUrl = rule('isHttpsUrl', isHttpsUrl, 'must be an absolute https:// URL');
+export const IsHttpsUrl = rule('isHttpsUrl', isHttpsUrl, 'must be an absolute https:// URL without a user name or password');
 export const IsIsoDate = rule('isIsoDate', isIsoDate, 'must be a date as YYYY-MM-DD');
 export const HasHan = rule('hasHan', hasHan, 'must contain Chinese (Han) characters');
 export const IsTag = rule('isTag', (v) => typeof v === 'string' && v.length <= 40 && TAG_PATTERN.test(v), 'must be lowercase: a-z, 0-9, +, ., -');

@@ -65,8 +65,9 @@ export function generateCatalog(count: number, seed = 42, templates = loadFixtur
       features: shuffle(template.features),
       usageTips: shuffle(template.usageTips).slice(0, Math.max(1, template.usageTips.length - 1)),
       tags: shuffle(template.tags),
-      // Aliases must lead to one listing, so the template's own (ChatGPT, Claude...) are never copied.
-      aliases: [title, `${title} 服务`],
+      // Aliases must lead to one listing and differ from its name and slug, so the template's own (ChatGPT,
+      // Claude...) are never copied.
+      aliases: [`${title} Platform`, `${title} 服务`],
       similarApis: [...similar],
       lastUpdated: '2026-11-20',
     };
