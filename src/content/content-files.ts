@@ -252,7 +252,7 @@ export async function assembleContent(
   const inFiles = new Set(readings.map((r) => r.slug).filter((slug): slug is string => slug !== undefined));
   const referenced = new Set<string>();
   for (const { listing, errorEntry } of readings) {
-    for (const slug of listing?.similarApis ?? []) if (!inFiles.has(slug)) referenced.add(slug);
+    for (const slug of [...(listing?.similarApis ?? []), ...(listing?.lifecycle?.replacedBy ?? [])]) if (!inFiles.has(slug)) referenced.add(slug);
     if (errorEntry && !inFiles.has(errorEntry.entry.provider)) referenced.add(errorEntry.entry.provider);
   }
   const published = referenced.size > 0 ? await directory.holds([...referenced]) : new Set<string>();
@@ -298,6 +298,9 @@ function assemble(readings: FileReading[], problems: ContentProblem[], categorie
     listing.similarApis.forEach((slug, i) => {
       if (slug === listing.slug) problems.push({ file, field: `similarApis.${i}`, reason: 'a listing is not similar to itself' });
       else if (!exists(slug)) problems.push({ file, field: `similarApis.${i}`, reason: `no listing '${slug}'` });
+    });
+    (listing.lifecycle?.replacedBy ?? []).forEach((slug, i) => {
+      if (slug !== listing.slug && !exists(slug)) problems.push({ file, field: `lifecycle.replacedBy.${i}`, reason: `no listing '${slug}'` });
     });
   }
   const entryFiles = new Map<string, string>();

@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import type { ErrorEntryDocument } from '../error-reference/error-entry.document';
 import { aliasKey, type ListingDocument, type SdkLanguage } from '../listings/listing.document';
 import type { ContentProblem, LoadedListing } from './content-files';
+import { STALE_AFTER_DAYS } from '../contract/listing-facts';
 import { FieldProblem, hasHan } from '../validation/validation';
 import { lookalikeSkeleton, mixedScriptWord, urlCredential } from './text-rules';
 
@@ -22,6 +23,7 @@ export function listingRules(listing: ListingDocument): FieldProblem[] {
   checkNames(listing, report);
   checkCodeExamples(listing, report);
   checkFacts(listing, report);
+  checkFactData(listing, report);
   return problems;
 }
 
@@ -142,6 +144,63 @@ function checkErrorEntry(entry: ErrorEntryDocument, report: Report): void {
     else if (entry[cn].trim() === entry[en].trim()) report(cn, `is identical to ${en}`);
   }
 }
+
+/**
+ * The facts as data: each source on the provider's domains (or saying why not), lifecycles whose dates and
+ * successors make sense, models named once, the context the largest of the models', and `lastUpdated` the
+ * oldest check of the listing's sourced facts.
+ */
+function checkFactData(listing: ListingDocument, report: Report): void {
+  const checks: string[] = [];
+  const source = (field: string, given: SourceView | null | undefined) => {
+    if (!given) return;
+    checks.push(given.checked);
+    const credential = urlCredential(given.url);
+    if (credential) report(`${field}.url`, `'${given.url}' ${credential}: a published URL never does`);
+    else if (!hostAllowed(given.url, listing.domains) && !given.offDomainReason) {
+      report(`${field}.url`, `'${given.url}' is not on the provider's domains (${listing.domains.join(', ')}): give offDomainReason, or a page of the provider's`);
+    }
+  };
+  const lifecycle = (field: string, given: LifecycleView | null | undefined, successors: string[] | null) => {
+    if (!given) return;
+    source(`${field}.source`, given.source);
+    if (given.status !== 'active' && !given.source) report(`${field}.source`, `a ${given.status} status needs the announcement it comes from`);
+    if (given.status === 'retired' && !given.retiresAt && !given.since) report(`${field}.retiresAt`, 'a retired listing or model needs the day it was shut down (retiresAt or since)');
+    if (given.since && given.retiresAt && given.retiresAt < given.since) report(`${field}.retiresAt`, `is before since (${given.since})`);
+    if (given.retiresAt && given.status === 'active') report(`${field}.status`, `a shutdown is announced (${given.retiresAt}): the status is deprecated, not active`);
+    (given.replacedBy ?? []).forEach((successor, i) => {
+      if (successors && !successors.includes(successor)) report(`${field}.replacedBy.${i}`, `'${successor}' is not a model of this listing`);
+    });
+    if (given.migrationUrl && !hostAllowed(given.migrationUrl, listing.domains)) report(`${field}.migrationUrl`, `'${given.migrationUrl}' is not on the provider's domains`);
+  };
+  lifecycle('lifecycle', listing.lifecycle, null);
+  if ((listing.lifecycle?.replacedBy ?? []).includes(listing.slug)) report('lifecycle.replacedBy', 'a listing does not replace itself');
+  const ids = new Set<string>();
+  for (const [i, model] of (listing.models ?? []).entries()) {
+    if (ids.has(model.id)) report(`models.${i}.id`, `'${model.id}' is listed twice`);
+    ids.add(model.id);
+  }
+  for (const [i, model] of (listing.models ?? []).entries()) {
+    source(`models.${i}.source`, model.source);
+    lifecycle(`models.${i}.lifecycle`, model.lifecycle, [...ids].filter((id) => id !== model.id));
+    if (model.contextTokens !== null && model.maxOutputTokens !== null && model.maxOutputTokens > model.contextTokens) {
+      report(`models.${i}.maxOutputTokens`, `is more than the context (${model.contextTokens})`);
+    }
+  }
+  const contexts = (listing.models ?? []).filter((m) => m.lifecycle.status !== 'retired').map((m) => m.contextTokens ?? 0);
+  const largest = Math.max(0, ...contexts);
+  if (largest > 0 && listing.contextTokens !== largest) report('contextTokens', `must be the largest context of the listing's models (${largest})`);
+  if (listing.prices) source('prices.source', listing.prices.source);
+  if (listing.rateLimits) source('rateLimits.source', listing.rateLimits.source);
+  for (const [fact, given] of Object.entries(listing.sources ?? {})) source(`sources.${fact}`, given);
+  if (checks.length > 0) {
+    const oldest = checks.reduce((a, b) => (a < b ? a : b));
+    if (listing.lastUpdated !== oldest) report('lastUpdated', `must be the oldest check of the listing's sourced facts (${oldest}), not set by hand`);
+  }
+}
+
+type SourceView = NonNullable<ListingDocument['prices']>['source'];
+type LifecycleView = NonNullable<ListingDocument['lifecycle']>;
 
 /** Names that pass for another: a word mixing Latin with lookalike letters of another script. */
 function checkNames(listing: ListingDocument, report: Report): void {
@@ -344,8 +403,7 @@ function checkAliases(listings: LoadedListing[], others: ListingDocument[]): Con
   return problems;
 }
 
-/** Listings whose facts were last checked longer ago than this are flagged for a re-check (a warning, never a failure). */
-export const STALE_AFTER_DAYS = 180;
+export { STALE_AFTER_DAYS };
 
 /**
  * Warnings, not problems: listings whose `lastUpdated` is more than STALE_AFTER_DAYS before `today`. Time

@@ -2,6 +2,8 @@ import 'reflect-metadata';
 import { getMetadataStorage } from 'class-validator';
 import { z } from 'zod';
 import { ErrorEntryDocumentDto } from '../error-reference/error-entry.document';
+import { nestedTypeOf } from '../validation/validation';
+import { DERIVED_SOURCE_FIELDS } from './listing-facts';
 import { LISTING_FIELDS, ListingDocumentDto } from '../listings/listing.document';
 import {
   DERIVED_LISTING_FIELDS,
@@ -20,7 +22,7 @@ import {
 
 /** A field's type as the DTO's validators state it. */
 interface FieldType {
-  type: 'string' | 'integer' | 'boolean' | 'array' | 'object';
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object';
   items?: FieldType['type'];
   values?: unknown[];
   nullable: boolean;
@@ -38,7 +40,7 @@ function dtoFields(dto: new () => object): Map<string, FieldType> {
     const each = rules.filter((m) => m.each);
     const has = (list: typeof rules, name: string) => list.some((m) => m.name === name);
     const scalar = (list: typeof rules): FieldType['type'] | undefined =>
-      has(list, 'isBoolean') ? 'boolean' : has(list, 'isInt') ? 'integer' : list.some((m) => STRING_RULES.has(m.name ?? '') || m.name === 'isIn') ? 'string' : undefined;
+      has(list, 'isBoolean') ? 'boolean' : has(list, 'isInt') ? 'integer' : has(list, 'isNumber') ? 'number' : list.some((m) => STRING_RULES.has(m.name ?? '') || m.name === 'isIn') ? 'string' : undefined;
     const nullable = rules.some((m) => m.type === 'conditionalValidation');
     if (has(own, 'isArray')) {
       const nested = rules.some((m) => m.type === 'nestedValidation');
@@ -91,6 +93,53 @@ describe('a listing file and the listing views', () => {
       if (!fromFile.has(field)) expect(DERIVED_LISTING_FIELDS).toContain(field);
     }
     for (const field of DERIVED_LISTING_FIELDS) expect(fromFile.has(field)).toBe(false);
+  });
+});
+
+/** A zod schema without its nullable or array wrapping: the object inside, if any. */
+function objectInside(schema: z.ZodType): z.ZodObject | undefined {
+  let inner: z.ZodType = schema;
+  for (;;) {
+    if (inner instanceof z.ZodNullable || inner instanceof z.ZodOptional) inner = inner.unwrap() as z.ZodType;
+    else if (inner instanceof z.ZodArray) inner = inner.element as z.ZodType;
+    else break;
+  }
+  return inner instanceof z.ZodObject ? inner : undefined;
+}
+
+/** Every field of a nested DTO against the object its view publishes, at every depth. */
+function nestedDifferences(dto: new () => object, view: z.ZodObject, path: string): string[] {
+  const differences: string[] = [];
+  const fields = dtoFields(dto);
+  const shape = view.shape as Record<string, z.ZodType>;
+  for (const [field, inDto] of fields) {
+    const at = `${path}.${field}`;
+    if (!shape[field]) {
+      differences.push(`${at}: in the file, not in the view`);
+      continue;
+    }
+    const published = viewField(shape[field]);
+    const expected = { ...inDto, values: inDto.values ? [...inDto.values] : undefined };
+    if (JSON.stringify(published) !== JSON.stringify(expected)) differences.push(`${at}: view ${JSON.stringify(published)}, file ${JSON.stringify(expected)}`);
+    const type = nestedTypeOf(dto, field);
+    const inner = objectInside(shape[field]);
+    if (type && inner) differences.push(...nestedDifferences(type, inner, at));
+    else if (type || inner) differences.push(`${at}: nested in ${type ? 'the file' : 'the view'} only`);
+  }
+  for (const field of Object.keys(shape)) {
+    if (!fields.has(field) && !(DERIVED_SOURCE_FIELDS as readonly string[]).includes(field)) differences.push(`${path}.${field}: in the view, not in the file`);
+  }
+  return differences;
+}
+
+describe('the facts as data, nested fields included', () => {
+  it.each(['lifecycle', 'models', 'prices', 'rateLimits', 'sources', 'codeExamples'])('%s', (field) => {
+    const type = nestedTypeOf(ListingDocumentDto, field)!;
+    const view = objectInside(LISTING_VIEW_FIELDS[field as keyof typeof LISTING_VIEW_FIELDS])!;
+    expect(type).toBeDefined();
+    expect(view).toBeDefined();
+    const differences = nestedDifferences(type, view, field).filter((d) => !(field === 'codeExamples' && d === 'codeExamples.title: in the view, not in the file'));
+    expect(differences).toEqual([]);
   });
 });
 

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { AUTH_TYPES, LISTING_STATUSES, SDK_LANGUAGES } from '../listings/listing.document';
+import { AUTH_TYPES, CODE_LANGUAGES, LISTING_STATUSES, SDK_LANGUAGES } from '../listings/listing.document';
+import { factSourcesSchema, lifecycleSchema, modelSchema, pricesSchema, rateLimitsSchema } from './listing-facts';
 
 /**
  * The published views of a listing, in zod: every field a view may show is defined once here (type and
@@ -18,7 +19,7 @@ export const codeExampleSchema = z
   .object({
     label: text,
     title: text.describe('The same as label (the public directory calls it title).'),
-    language: text,
+    language: z.enum(CODE_LANGUAGES),
     code: text,
   });
 
@@ -61,6 +62,13 @@ export const LISTING_VIEW_FIELDS = {
   contextTokens: z.number().int().min(1).nullable().describe('Largest context, in tokens, of the models the listing names; null where the API has none.'),
   sdkLanguages: z.array(z.enum(SDK_LANGUAGES)).describe('Languages of the official SDKs (curl: the plain HTTP API; cli: an official command line).'),
   similarApis: z.array(similarApiSchema).describe('The listings the editor named as similar, as they are now.'),
+  lifecycle: lifecycleSchema.nullable().describe('Where the listing is in its life; null where it has not been recorded yet.'),
+  openapiUrl: httpsUrl.nullable().describe("The provider's machine-readable API description, where one is published."),
+  statusPageUrl: httpsUrl.nullable().describe("The provider's status page."),
+  models: z.array(modelSchema).nullable().describe('The models the API serves; null where the listing sells none or they are not recorded yet.'),
+  prices: pricesSchema.nullable(),
+  rateLimits: rateLimitsSchema.nullable(),
+  sources: factSourcesSchema.nullable(),
   referralUrl: nullableText.describe('The directory takes no referral fees: null in summaries and details; the website in comparison rows, as the public directory sends it.'),
   curlExample: nullableText.describe('The first curl (bash) example, or null.'),
 };
@@ -74,7 +82,9 @@ export const RESOLVED_LISTING_FIELDS = ['similarApis'] as const;
 export const DERIVED_LISTING_FIELDS = ['categoryCn', 'referralUrl', 'curlExample'] as const;
 
 /** The facts agents filter on, in every view of a listing. */
-const FACT_FIELDS = ['aliases', 'freeTier', 'openaiCompatible', 'authType', 'contextTokens', 'sdkLanguages'] as const;
+const FACT_FIELDS = ['aliases', 'freeTier', 'openaiCompatible', 'authType', 'contextTokens', 'sdkLanguages', 'lifecycle'] as const;
+/** The facts as data, with their sources: in full on a detail and a comparison row. */
+const DATA_FIELDS = ['models', 'prices', 'rateLimits', 'sources', 'openapiUrl', 'statusPageUrl'] as const;
 /** Kept for clients of the public directory this API stays compatible with. */
 const COMPATIBILITY_FIELDS = ['referralUrl', 'curlExample'] as const;
 
@@ -88,14 +98,14 @@ export const SUMMARY_FIELDS = [
 export const COMPARISON_FIELDS = [
   'slug', 'name', 'nameCn', 'category', 'categoryCn', 'description', 'descriptionCn', 'website', 'docsUrl',
   'pricing', 'auth', 'rateLimit', 'latency', 'maxTokens', 'popularity', 'endpoints', 'sdks', 'features',
-  'status', 'sponsored', 'tags', 'lastUpdated', ...FACT_FIELDS, ...COMPATIBILITY_FIELDS,
+  'status', 'sponsored', 'tags', 'lastUpdated', ...FACT_FIELDS, ...DATA_FIELDS, ...COMPATIBILITY_FIELDS,
 ] as const satisfies readonly ListingViewField[];
 
 /** Fields of the detail's `tool` from the listing itself, before what it shows of other documents. */
 export const DETAIL_FIELDS = [
   'slug', 'name', 'nameCn', 'category', 'categoryCn', 'description', 'descriptionCn', 'website', 'docsUrl',
   'pricing', 'auth', 'rateLimit', 'latency', 'maxTokens', 'popularity', 'endpoints', 'sdks', 'features',
-  'usageTips', 'sponsored', 'codeExamples', 'tags', 'lastUpdated', 'status', ...FACT_FIELDS, ...COMPATIBILITY_FIELDS,
+  'usageTips', 'sponsored', 'codeExamples', 'tags', 'lastUpdated', 'status', ...FACT_FIELDS, ...DATA_FIELDS, ...COMPATIBILITY_FIELDS,
 ] as const satisfies readonly ListingViewField[];
 
 /** The fields of a view, in its order, as a zod object shape. */

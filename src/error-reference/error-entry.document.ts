@@ -1,5 +1,5 @@
 import { IsInt, IsOptional, IsString, Length, Matches, Max, Min } from 'class-validator';
-import { declaredFields, FieldProblem, HasHan, IsSlug, validatePlain } from '../validation/validation';
+import { canonical, FieldProblem, HasHan, IsSlug, validatePlain } from '../validation/validation';
 
 /** One entry of the published error reference: an error a listed provider returns, and what to do. */
 export class ErrorEntryDocumentDto {
@@ -22,8 +22,6 @@ export class ErrorEntryDocumentDto {
 /** An error entry as stored in events and read models: the DTO's fields, in its order, absent ones null. */
 export type ErrorEntryDocument = { [K in keyof ErrorEntryDocumentDto]-?: Exclude<ErrorEntryDocumentDto[K], undefined> };
 
-export const ERROR_ENTRY_FIELDS = declaredFields(ErrorEntryDocumentDto);
-
 /** Identity of an entry: provider, status and title, e.g. `openai-429-rate-limit-exceeded`. */
 export function errorEntryId(entry: Pick<ErrorEntryDocument, 'provider' | 'status' | 'title'>): string {
   const title = entry.title.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
@@ -33,7 +31,5 @@ export function errorEntryId(entry: Pick<ErrorEntryDocument, 'provider' | 'statu
 export function parseErrorEntry(plain: unknown): { entry?: ErrorEntryDocument; problems: FieldProblem[] } {
   const { value, problems } = validatePlain(ErrorEntryDocumentDto, plain);
   if (!value) return { problems };
-  const entry = {} as Record<string, unknown>;
-  for (const field of ERROR_ENTRY_FIELDS) entry[field] = value[field] ?? null;
-  return { entry: entry as unknown as ErrorEntryDocument, problems };
+  return { entry: canonical(ErrorEntryDocumentDto, value) as ErrorEntryDocument, problems };
 }

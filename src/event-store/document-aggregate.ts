@@ -135,8 +135,9 @@ export function diffFields(previous: object, next: object): string[] {
   const before = previous as Record<string, unknown>;
   const after = next as Record<string, unknown>;
   const changed: string[] = [];
+  // A field a document did not have is null: a field added to the format changes nothing until it is given.
   for (const key of Object.keys(after)) {
-    if (canonicalJson(before[key]) !== canonicalJson(after[key])) changed.push(key);
+    if (canonicalJson(before[key] ?? null) !== canonicalJson(after[key] ?? null)) changed.push(key);
   }
   for (const key of Object.keys(before)) {
     if (!(key in after)) changed.push(key);

@@ -1,4 +1,3 @@
-import { Type } from 'class-transformer';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -7,7 +6,6 @@ import {
   IsBoolean,
   IsIn,
   IsInt,
-  IsObject,
   IsOptional,
   IsString,
   Length,
@@ -15,7 +13,6 @@ import {
   Max,
   Min,
   ValidateIf,
-  ValidateNested,
 } from 'class-validator';
 import {
   HasHan,
@@ -28,11 +25,14 @@ import {
   validatePlain,
   FieldProblem,
   declaredFields,
+  canonical,
+  Nested,
 } from '../validation/validation';
+import { FactSourcesDto, LifecycleDto, ModelDto, PricesDto, RateLimitsDto } from './listing-facts';
 
 export const LISTING_STATUSES = ['online', 'beta', 'deprecated'] as const;
 export type ListingStatus = (typeof LISTING_STATUSES)[number];
-export const CODE_LANGUAGES = ['bash', 'python', 'javascript', 'typescript', 'go', 'java', 'ruby', 'php', 'csharp', 'json'];
+export const CODE_LANGUAGES = ['bash', 'python', 'javascript', 'typescript', 'go', 'java', 'ruby', 'php', 'csharp', 'json'] as const;
 
 /**
  * The primary way a client authenticates to the listed API (the full story stays in `auth`):
@@ -153,19 +153,33 @@ export class ListingDocumentDto {
   similarApis: string[];
   @IsIsoDate() lastUpdated: string;
   @apply(...list(1, 10))
-  // ValidateNested alone lets a list pass as an item (it checks the list's items instead, and an empty one has none).
-  @IsObject({ each: true, message: 'each item must be a mapping of label, language and code' })
-  @ValidateNested({ each: true })
-  @Type(() => CodeExampleDto)
+  // The list's items checked as mappings: ValidateNested alone lets a list pass as an item.
+  @Nested(() => CodeExampleDto, true)
   codeExamples: CodeExampleDto[];
+  /** Where the listing is in its life: preview, active, deprecated or retired, with dates and successors. */
+  @IsOptional() @Nested(() => LifecycleDto) lifecycle?: LifecycleDto | null;
+  /** The provider's machine-readable description of the API (OpenAPI, where one is published). */
+  @IsOptional() @IsHttpsUrl() openapiUrl?: string | null;
+  /** The provider's status page. */
+  @IsOptional() @IsHttpsUrl() statusPageUrl?: string | null;
+  /** The models the API serves (listings that sell models), the current ones and those announced to shut down. */
+  @IsOptional() @apply(...list(0, 80)) @Nested(() => ModelDto, true) models?: ModelDto[] | null;
+  /** Prices as data beside `pricing`. */
+  @IsOptional() @Nested(() => PricesDto) prices?: PricesDto | null;
+  /** Rate limits as data beside `rateLimit`. */
+  @IsOptional() @Nested(() => RateLimitsDto) rateLimits?: RateLimitsDto | null;
+  /** Where the listing's own decision facts (auth, free tier, OpenAI compatibility, context) come from. */
+  @IsOptional() @Nested(() => FactSourcesDto) sources?: FactSourcesDto | null;
   /** An editor's remark (sources that disagree, a fact that could not be confirmed); kept with the listing, not served. */
   @IsOptional() @IsString({ message: 'must be a string' }) @Length(1, 1000, { message: 'must be 1-1000 characters' }) note?: string | null;
 }
 
 /** The listing as stored in events and read models: a plain object with fields in this fixed order. */
 export type ListingDocument = {
-  [K in keyof ListingDocumentDto]-?: ListingDocumentDto[K] extends CodeExampleDto[] ? CodeExample[] : Exclude<ListingDocumentDto[K], undefined>;
+  [K in keyof ListingDocumentDto]-?: ListingDocumentDto[K] extends CodeExampleDto[] ? CodeExample[] : Plain<Exclude<ListingDocumentDto[K], undefined>>;
 };
+/** A DTO's data as plain objects (what events carry): optional fields present, as null when not given. */
+type Plain<T> = T extends Array<infer I> ? Array<Plain<I>> : T extends object ? { [K in keyof T]-?: Plain<Exclude<T[K], undefined>> | (undefined extends T[K] ? null : never) } : T;
 export interface CodeExample {
   label: string;
   language: string;
@@ -179,8 +193,5 @@ export const LISTING_FIELDS = declaredFields(ListingDocumentDto) as Array<keyof 
 export function parseListing(plain: unknown): { listing?: ListingDocument; problems: FieldProblem[] } {
   const { value, problems } = validatePlain(ListingDocumentDto, plain);
   if (!value) return { problems };
-  const listing = {} as Record<string, unknown>;
-  for (const field of LISTING_FIELDS) listing[field] = value[field] ?? null;
-  listing.codeExamples = value.codeExamples.map(({ label, language, code }) => ({ label, language, code }));
-  return { listing: listing as ListingDocument, problems };
+  return { listing: canonical(ListingDocumentDto, value) as unknown as ListingDocument, problems };
 }

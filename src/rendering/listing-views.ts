@@ -9,6 +9,7 @@ import {
   SUMMARY_FIELDS,
   TOOL_ERROR_FIELDS,
 } from '../contract/listing-views';
+import { staleAfter } from '../contract/listing-facts';
 import { CatalogState, COMPARISON_SIZE, ListingCard } from './catalog-state';
 import { withEtag } from './stored-body';
 
@@ -67,10 +68,26 @@ export function renderSummary(listing: ListingDocument, category: Category | und
 function viewOf(listing: ListingDocument, category: Category | undefined): Record<string, unknown> {
   return {
     ...listing,
+    ...withStaleness(listing),
     categoryCn: category?.nameCn ?? null,
     codeExamples: listing.codeExamples.map(({ label, language, code }) => ({ label, title: label, language, code })),
     curlExample: listing.codeExamples.find((example) => example.language === 'bash')?.code ?? null,
     referralUrl: null,
+  };
+}
+
+type Source = NonNullable<ListingDocument['prices']>['source'];
+const dated = (source: Source | null) => source && { ...source, staleAfter: staleAfter(source.checked) };
+const datedLifecycle = (lifecycle: ListingDocument['lifecycle']) => lifecycle && { ...lifecycle, source: dated(lifecycle.source) };
+
+/** The listing's facts as data, each source with the day its check grows stale (`staleAfter`). */
+function withStaleness({ lifecycle, models, prices, rateLimits, sources }: ListingDocument) {
+  return {
+    lifecycle: datedLifecycle(lifecycle),
+    models: models && models.map((model) => ({ ...model, lifecycle: datedLifecycle(model.lifecycle), source: dated(model.source) })),
+    prices: prices && { ...prices, source: dated(prices.source) },
+    rateLimits: rateLimits && { ...rateLimits, source: dated(rateLimits.source) },
+    sources: sources && Object.fromEntries(Object.entries(sources).map(([fact, source]) => [fact, dated(source)])),
   };
 }
 

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
-import { ClassConstructor, plainToInstance } from 'class-transformer';
-import { getMetadataStorage, registerDecorator, ValidationError, ValidationOptions, validateSync } from 'class-validator';
+import { ClassConstructor, plainToInstance, Type } from 'class-transformer';
+import { getMetadataStorage, IsObject, registerDecorator, ValidateNested, ValidationError, ValidationOptions, validateSync } from 'class-validator';
 
 /** One thing wrong with an input document: the field (dotted path) and why. */
 export interface FieldProblem {
@@ -15,6 +15,46 @@ export interface FieldProblem {
 export function declaredFields<T extends object>(dto: ClassConstructor<T>): Array<keyof T & string> {
   const metadata = getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false);
   return [...new Set(metadata.map((m) => m.propertyName))] as Array<keyof T & string>;
+}
+
+/** The DTO of each nested field, by DTO (recorded by Nested), for canonical(). */
+const NESTED_TYPES = new Map<object, Map<string, () => ClassConstructor<object>>>();
+
+/**
+ * A field holding a mapping (or, with `each`, a list of mappings) validated by another DTO: checked as such,
+ * and known to canonical().
+ */
+export function Nested(type: () => ClassConstructor<object>, each = false): PropertyDecorator {
+  return (target, key) => {
+    IsObject({ each, message: each ? 'each item must be a mapping' : 'must be a mapping' })(target, key);
+    ValidateNested({ each })(target, key);
+    Type(type)(target, key);
+    const types = NESTED_TYPES.get(target.constructor) ?? new Map();
+    NESTED_TYPES.set(target.constructor, types.set(String(key), type));
+  };
+}
+
+/** The DTO a nested field of a DTO is validated by, if it is one (see Nested). */
+export function nestedTypeOf(dto: ClassConstructor<object>, field: string): ClassConstructor<object> | undefined {
+  return NESTED_TYPES.get(dto)?.get(field)?.();
+}
+
+/**
+ * A validated document as plain data in canonical form: the DTO's fields in its order, nested mappings
+ * likewise, and a field not given as null. Events carry this form, and its digest identifies the content.
+ */
+export function canonical<T extends object>(dto: ClassConstructor<T>, value: T): T {
+  const out: Record<string, unknown> = {};
+  const types = NESTED_TYPES.get(dto);
+  for (const field of declaredFields(dto)) {
+    const item = (value as Record<string, unknown>)[field];
+    const type = types?.get(field);
+    if (item === undefined || item === null) out[field] = null;
+    else if (type && Array.isArray(item)) out[field] = item.map((each: object) => canonical(type(), each));
+    else if (type) out[field] = canonical(type(), item as object);
+    else out[field] = Array.isArray(item) ? [...item] : item;
+  }
+  return out as T;
 }
 
 /**

@@ -1,0 +1,158 @@
+import {
+  ArrayMaxSize,
+  ArrayUnique,
+  IsArray,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsOptional,
+  IsString,
+  Length,
+  Matches,
+  Max,
+  Min,
+  ValidateIf,
+} from 'class-validator';
+import { IsHttpsUrl, IsIsoDate, Nested } from '../validation/validation';
+
+/**
+ * The facts agents decide by, as data beside the prose: a listing's lifecycle, the models it sells with
+ * their prices, its prices and rate limits, and where each fact comes from. Every fact carries its source
+ * and the day it was checked (SourceDto); `lastUpdated` is the oldest of those days.
+ */
+
+export const LIFECYCLE_STATUSES = ['preview', 'active', 'deprecated', 'retired'] as const;
+export type LifecycleStatus = (typeof LIFECYCLE_STATUSES)[number];
+
+export const MODEL_KINDS = ['language', 'reasoning', 'embedding', 'rerank', 'image', 'video', 'speech', 'transcription', 'ocr', 'moderation', 'music'] as const;
+export const MODALITIES = ['text', 'image', 'audio', 'video', 'file', 'vector'] as const;
+export const PRICING_MODELS = ['pay-as-you-go', 'subscription', 'credits', 'free', 'contact-sales'] as const;
+export const CURRENCIES = ['USD', 'CNY', 'EUR', 'GBP'] as const;
+
+/**
+ * What a price is per. Rates of one unit compare across listings; `other` is for a unit no other listing
+ * uses, described in the rate's `note`.
+ */
+export const RATE_UNITS = [
+  '1m-input-tokens', '1m-output-tokens', '1m-cached-input-tokens', '1m-tokens',
+  '1k-characters', '1m-characters', 'image', 'megapixel', 'audio-minute', 'audio-hour', 'video-second',
+  'page', '1k-pages', 'request', '1k-requests', '1m-requests', 'search', '1k-searches',
+  'email', '1k-emails', 'message', 'transaction', 'gpu-hour', 'gpu-second', 'vcpu-hour', 'gb-month', 'gb',
+  'seat-month', 'month', 'credit', 'other',
+] as const;
+export type RateUnit = (typeof RATE_UNITS)[number];
+
+export const QUOTA_PERIODS = ['once', 'day', 'month', 'year'] as const;
+export const LIMIT_METRICS = ['requests', 'tokens', 'input-tokens', 'output-tokens', 'characters', 'images', 'pages', 'emails', 'searches', 'audio-seconds', 'concurrent-requests'] as const;
+export const LIMIT_PERIODS = ['second', 'minute', 'hour', 'day', 'month'] as const;
+export const LIMIT_SCOPES = ['key', 'organization', 'project', 'account', 'user', 'ip', 'workspace'] as const;
+
+const oneOf = (values: readonly string[], each = false) => IsIn(values as string[], { each, message: `${each ? 'each item ' : ''}must be one of ${values.join(', ')}` });
+const text = (max: number) => [IsString({ message: 'must be a string' }), Length(1, max, { message: `must be 1-${max} characters` })];
+function apply(...decorators: PropertyDecorator[]): PropertyDecorator {
+  return (target, key) => decorators.forEach((d) => d(target, key));
+}
+const nullable = <T extends object>(field: keyof T & string) => ValidateIf((o: T) => o[field] !== null && o[field] !== undefined);
+
+/** Where a fact comes from: a page of the provider's, the day an editor checked it there, optionally a short quote. */
+export class SourceDto {
+  @IsHttpsUrl() url: string;
+  @IsIsoDate() checked: string;
+  /** A few words of the page that state the fact, so the next check knows what to look for. */
+  @IsOptional() @apply(...text(300)) quote?: string | null;
+  /** Why a page off the provider's domains is the source (a status page host, an SDK repository). */
+  @IsOptional() @apply(...text(200)) offDomainReason?: string | null;
+}
+
+/** Where a listing or a model is in its life, and what replaces it. */
+export class LifecycleDto {
+  @oneOf(LIFECYCLE_STATUSES) status: LifecycleStatus;
+  /** The day the current status began, when known. */
+  @IsOptional() @IsIsoDate() since?: string | null;
+  /** The announced shutdown date. */
+  @IsOptional() @IsIsoDate() retiresAt?: string | null;
+  /** What to move to: listing slugs (a listing's lifecycle) or model ids of the same listing (a model's). */
+  @IsOptional() @IsArray({ message: 'must be a list' }) @ArrayMaxSize(5, { message: 'must have at most 5 items' })
+  @IsString({ each: true, message: 'each item must be a string' }) @ArrayUnique({ message: 'lists an item twice' })
+  replacedBy?: string[];
+  @IsOptional() @IsHttpsUrl() migrationUrl?: string | null;
+  @IsOptional() @apply(...text(300)) reason?: string | null;
+  /** The announcement the status and dates come from (required for anything but a plain active status). */
+  @IsOptional() @Nested(() => SourceDto) source?: SourceDto | null;
+}
+
+/** One price: an amount per unit, for a tier or a part of the service when it applies to one. */
+export class RateDto {
+  @oneOf(RATE_UNITS) unit: RateUnit;
+  @IsNumber({ maxDecimalPlaces: 6 }, { message: 'must be a number' }) @Min(0, { message: 'must be 0 or more' }) price: number;
+  /** A percentage charged besides the price (card payments: 2.9 % + 0.30 a transaction). */
+  @IsOptional() @IsNumber({}, { message: 'must be a number' }) @Min(0) @Max(100) percent?: number | null;
+  /** The tier, plan or part of the service it applies to (`batch`, `standard`, `over 200k tokens`). */
+  @IsOptional() @apply(...text(80)) appliesTo?: string | null;
+  @IsOptional() @apply(...text(200)) note?: string | null;
+}
+
+/** An allowance that costs nothing. */
+export class FreeQuotaDto {
+  @oneOf(RATE_UNITS) unit: RateUnit;
+  @IsNumber({}, { message: 'must be a number' }) @Min(0, { message: 'must be 0 or more' }) amount: number;
+  @oneOf(QUOTA_PERIODS) period: (typeof QUOTA_PERIODS)[number];
+  @IsOptional() @apply(...text(200)) conditions?: string | null;
+}
+
+/** A listing's prices as data: the pricing model, free allowances and rates. */
+export class PricesDto {
+  @oneOf(CURRENCIES) currency: (typeof CURRENCIES)[number];
+  @IsArray({ message: 'must be a list' }) @oneOf(PRICING_MODELS, true) @ArrayUnique({ message: 'lists an item twice' }) models: Array<(typeof PRICING_MODELS)[number]>;
+  @IsArray({ message: 'must be a list' }) @ArrayMaxSize(20) @Nested(() => FreeQuotaDto, true) freeQuota: FreeQuotaDto[];
+  @IsArray({ message: 'must be a list' }) @ArrayMaxSize(60) @Nested(() => RateDto, true) rates: RateDto[];
+  /** The share taken off for batch (asynchronous) requests, 0-1, where the provider offers one. */
+  @IsOptional() @IsNumber({}, { message: 'must be a number' }) @Min(0) @Max(1) batchDiscount?: number | null;
+  @Nested(() => SourceDto) source: SourceDto;
+}
+
+/** One published rate limit. */
+export class RateLimitDto {
+  /** The tier or plan it holds for: `free`, `paid`, `tier-1`... `tier-5`, `enterprise`, `default`. */
+  @Matches(/^[a-z0-9][a-z0-9-]{0,39}$/, { message: 'must be a lowercase tier name (free, paid, tier-1, enterprise, default)' }) tier: string;
+  @oneOf(LIMIT_SCOPES) scope: (typeof LIMIT_SCOPES)[number];
+  @oneOf(LIMIT_METRICS) metric: (typeof LIMIT_METRICS)[number];
+  /** The window the limit counts over; null for concurrent requests. */
+  @nullable<RateLimitDto>('per') @oneOf(LIMIT_PERIODS) per: (typeof LIMIT_PERIODS)[number] | null;
+  @IsNumber({}, { message: 'must be a number' }) @Min(0) limit: number;
+  /** The model or endpoint it applies to, when not the whole API. */
+  @IsOptional() @apply(...text(120)) appliesTo?: string | null;
+}
+
+/** A listing's rate limits as data, and the response headers that report them. */
+export class RateLimitsDto {
+  @IsArray({ message: 'must be a list' }) @ArrayMaxSize(60) @Nested(() => RateLimitDto, true) limits: RateLimitDto[];
+  @IsArray({ message: 'must be a list' }) @ArrayMaxSize(20) @IsString({ each: true }) @ArrayUnique({ message: 'lists a header twice' })
+  @Matches(/^[a-z0-9-]+$/, { each: true, message: 'each item must be a lowercase header name' })
+  headers: string[];
+  @Nested(() => SourceDto) source: SourceDto;
+}
+
+/** One model a listing's API serves. */
+export class ModelDto {
+  /** The id the API takes (`gpt-6-luna`, `claude-sonnet-5-5`). */
+  @Matches(/^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,99}$/, { message: 'must be the id the API takes: letters, digits and . _ : / @ + -' }) id: string;
+  @apply(...text(100)) name: string;
+  @oneOf(MODEL_KINDS) kind: (typeof MODEL_KINDS)[number];
+  @IsArray({ message: 'must be a list' }) @oneOf(MODALITIES, true) input: Array<(typeof MODALITIES)[number]>;
+  @IsArray({ message: 'must be a list' }) @oneOf(MODALITIES, true) output: Array<(typeof MODALITIES)[number]>;
+  @nullable<ModelDto>('contextTokens') @IsInt({ message: 'must be a whole number of tokens, or null' }) @Min(1) contextTokens: number | null;
+  @nullable<ModelDto>('maxOutputTokens') @IsInt({ message: 'must be a whole number of tokens, or null' }) @Min(1) maxOutputTokens: number | null;
+  @IsArray({ message: 'must be a list' }) @ArrayMaxSize(20) @Nested(() => RateDto, true) prices: RateDto[];
+  @Nested(() => LifecycleDto) lifecycle: LifecycleDto;
+  @Nested(() => SourceDto) source: SourceDto;
+}
+
+/** Sources of the listing's own decision facts (models, prices, limits and lifecycle carry theirs). */
+export class FactSourcesDto {
+  @Nested(() => SourceDto) auth: SourceDto;
+  @Nested(() => SourceDto) freeTier: SourceDto;
+  @Nested(() => SourceDto) openaiCompatible: SourceDto;
+  /** Needed when the context is not the largest of the listing's models. */
+  @IsOptional() @Nested(() => SourceDto) contextTokens?: SourceDto | null;
+}
