@@ -1,5 +1,5 @@
 // NestJS 12 and a few of its dependencies ship ES modules only: Jest runs in CommonJS mode and lets
-// @swc/jest transform those packages too (see the README's toolchain notes).
+// @swc/jest transform those packages too (see docs/architecture.md).
 const esmOnly = ['@nestjs', 'cookie', 'file-type', 'strtok3', 'token-types', '@tokenizer', 'uint8array-extras', '@borewit', 'load-esm'];
 
 module.exports = {

@@ -1,5 +1,5 @@
 /**
- * Exit codes of the ingest command line (README, "Ingest exit codes"). When several apply, the highest
+ * Exit codes of the ingest command line (docs/editors.md, "Exit codes"). When several apply, the highest
  * is used.
  */
 export const EXIT = {

@@ -8,7 +8,7 @@ import { IngestCliModule } from './ingest-cli.module';
  * directory (paths are taken from where it runs; the categories from the package's fixtures/ unless
  * FIXTURES_DIR says otherwise).
  *
- * Exit codes (ingest/exit-codes.ts; the README's "Ingest exit codes"), the highest when several apply:
+ * Exit codes (ingest/exit-codes.ts; docs/editors.md, "Exit codes"), the highest when several apply:
  * 0 done, and the read models show it; 1 invalid input (files, arguments, settings), nothing written;
  * 2 a conflict or an unknown id was reported, the rest written; 3 stopped part-way (Redis unreachable, a
  * failing command, Ctrl-C): what was written is printed, and re-running is safe; 4 written, but the read

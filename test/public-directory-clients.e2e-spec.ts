@@ -73,7 +73,7 @@ const PUBLIC_SHAPES = {
         items: {
           type: 'object',
           required: ['slug', 'name', 'category', 'pricing', 'status', 'popularity', 'rateLimit', 'latency', 'maxTokens', 'referralUrl', 'website'],
-          // The public directory sends "N/A" for an unknown fact; we send null (see the README).
+          // The public directory sends "N/A" for an unknown fact; we send null (see docs/api.md).
           properties: { referralUrl: { type: 'string' }, rateLimit: nullableString, latency: nullableString, maxTokens: nullableString },
         },
       },

@@ -36,7 +36,7 @@ export class AppConfig {
   readonly projectorLeaseMs: number;
   /** When the projector is this many events behind, it builds a new generation instead of replaying. */
   readonly projectorRebuildLag: number;
-  /** Worker threads for large imports and rebuilds (0: all in this thread); default one per core, at most 4. */
+  /** Worker threads that read and check the files of a large import (0: all in this thread); default one per core, at most 4. */
   readonly projectorWorkers: number;
   readonly fixturesDir: string;
   /** Where a Redis started by `npm start` keeps its append-only file. */

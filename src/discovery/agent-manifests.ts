@@ -2,7 +2,7 @@ import { OPENAPI_DOCUMENT } from '../openapi/openapi.document';
 import { ENTRY_POINTS } from './service-index';
 
 /**
- * Two files the public directory's clients look for (see the README, "Clients of the public directory"):
+ * Two files the public directory's clients look for (see docs/api.md, "Clients of the public directory"):
  * /agents.txt, plain instructions for an agent, and /.well-known/ai-plugin.json, the plugin manifest that
  * points a client at the OpenAPI document. Both give absolute links from the base URL.
  */

@@ -7,7 +7,7 @@ import { hash } from 'node:crypto';
  *
  * Equal digests mean equal JSON, so equal content. Listings and error entries are validated into a fixed
  * field order, so equal content also gives equal JSON; a document stored in another order only costs
- * the full comparison (the import then records the digest, see CatalogImportService).
+ * the full comparison (the import then records the digest, see ImportCatalogHandler).
  */
 export function documentDigest(document: object): string {
   // One-shot hash: no Hash object per document (a few percent of reading a large import's files).

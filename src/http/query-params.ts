@@ -20,7 +20,7 @@ export function single(query: QueryParams, name: string): string | undefined {
  */
 export function parseLimit(raw: string | undefined, fallback = DEFAULT_LIMIT, max = MAX_LIMIT): number {
   if (raw === undefined || raw === '') return fallback;
-  // Any run of digits: however many, above the maximum is the maximum (as the README says).
+  // Any run of digits: however many, above the maximum is the maximum (as docs/api.md, "Paging and limits", says).
   if (!/^\d+$/.test(raw.trim())) {
     throw badRequest(`'limit' must be a whole number from 1 to ${max}, got '${raw}'`, { parameter: 'limit' });
   }

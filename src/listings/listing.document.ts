@@ -107,7 +107,7 @@ export class ListingDocumentDto {
   @apply(...text(10, 300)) @HasHan() descriptionCn: string;
   @IsHttpsUrl() website: string;
   @IsHttpsUrl() docsUrl: string;
-  /** The provider's own domains; URLs of the listing must live on them (checked by the content check). */
+  /** The provider's own domains; URLs of the listing must live on them (a content rule, src/content/content-rules.ts). */
   @apply(...list(1, 10))
   @Matches(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/, { each: true, message: 'each item must be a lowercase domain name' })
   domains: string[];

@@ -10,9 +10,10 @@ import { MAX_QUERY_LENGTH } from '../tools/search/search-params';
 import { componentSchemas, FILTER_PARAMETER_SCHEMAS, jsonSchemaOf } from './component-schemas';
 
 /**
- * The OpenAPI 3.0.0 description of the read API, version 1.0.0. Written by hand because it is the
- * contract: it says exactly what the handlers send (nullable facts, problem documents, limits), and the
- * end-to-end tests check every response against these schemas.
+ * The OpenAPI 3.0.0 description of the read API, version 1.0.0. Paths, parameters and prose are written
+ * here because they describe behaviour (limits, statuses, caching); the component schemas are derived from
+ * the published zod schemas (src/contract/, see component-schemas.ts). test/openapi.e2e-spec.ts asks every
+ * path for every status documented here and checks each answer against this document.
  */
 const str = { type: 'string' };
 const int = { type: 'integer' };

@@ -409,7 +409,7 @@ export class SearchIndex {
 
   /**
    * Runs a query: every listing that matches at least one clause and passes `filter`, ranked (see the
-   * README's Search section), and the page from `offset`.
+   * docs/api.md, "Search"), and the page from `offset`.
    */
   search(request: SearchRequest, filter: ListingFilter | null, offset = 0): SearchAnswer {
     const corrections = { left: MAX_CORRECTED };
