@@ -13,6 +13,11 @@ export const EXIT = {
   stopped: 3,
   /** Written, but the read models do not show it: no projector applied it within the wait, and this process could not. */
   readModelsStale: 4,
+  /**
+   * Refused because of what the directory holds, nothing written: a file based on an older version than the
+   * current one (someone else's change would be undone), or a file for a withdrawn document.
+   */
+  refusedByStore: 5,
 } as const;
 
 /** Says that the read models do not show what was written, why, and what to do (exit code readModelsStale). */

@@ -5,12 +5,14 @@ import { stringify } from 'yaml';
 import { CategoryCatalog } from '../../src/catalog/category-catalog';
 import { EventStore } from '../../src/event-store/event-store.service';
 import { errorEntryAggregate, ERROR_ENTRY_AGGREGATE } from '../../src/error-reference/error-entry.aggregate';
-import { ErrorEntryDocument } from '../../src/error-reference/error-entry.document';
+import { BASED_ON_FIELD } from '../../src/content/content-files';
 import { listingAggregate, LISTING_AGGREGATE } from '../../src/listings/listing.aggregate';
 
 /**
  * `export <folder>`: writes the current catalog, from the event store, as editor files
- * (`listings/<slug>.yaml`, `errors/<id>.yaml`, `categories.yaml`) that re-ingest as `unchanged`.
+ * (`listings/<slug>.yaml`, `errors/<id>.yaml`, `categories.yaml`) that re-ingest as `unchanged`. Each file
+ * starts with `basedOnVersion`: an import of it after someone else changed the document is refused
+ * instead of undoing their change.
  */
 @Command({ name: 'export', arguments: '<folder>', description: 'write the current catalog as files that re-ingest as unchanged' })
 export class ExportCommand extends CommandRunner {
@@ -26,10 +28,12 @@ export class ExportCommand extends CommandRunner {
     mkdirSync(join(folder, 'errors'), { recursive: true });
     writeFileSync(join(folder, 'categories.yaml'), toYaml(this.categories.all));
     let listingCount = 0;
+    const versions = await this.store.versionsByType();
+    const basedOn = (type: string, id: string) => ({ [BASED_ON_FIELD]: versions.get(type)!.get(id)! });
     for (const share of shares((await this.store.aggregateIds(LISTING_AGGREGATE)).sort())) {
       for (const listing of (await this.store.documentsAt(listingAggregate, share, '+')).values()) {
         if (!listing) continue;
-        writeFileSync(join(folder, 'listings', `${listing.slug}.yaml`), toYaml(listing));
+        writeFileSync(join(folder, 'listings', `${listing.slug}.yaml`), toYaml({ ...basedOn(LISTING_AGGREGATE, listing.slug), ...listing }));
         listingCount++;
       }
     }
@@ -37,7 +41,7 @@ export class ExportCommand extends CommandRunner {
     for (const share of shares((await this.store.aggregateIds(ERROR_ENTRY_AGGREGATE)).sort())) {
       for (const [id, entry] of await this.store.documentsAt(errorEntryAggregate, share, '+')) {
         if (!entry) continue;
-        writeFileSync(join(folder, 'errors', `${id}.yaml`), toYaml(withoutNulls(entry)));
+        writeFileSync(join(folder, 'errors', `${id}.yaml`), toYaml({ ...basedOn(ERROR_ENTRY_AGGREGATE, id), ...withoutNulls(entry) }));
         entryCount++;
       }
     }
@@ -53,7 +57,7 @@ function toYaml(value: unknown): string {
   return stringify(value, { lineWidth: 0 });
 }
 
-/** Optional fields that are null are left out, as an editor would. */
-function withoutNulls(entry: ErrorEntryDocument): Partial<ErrorEntryDocument> {
-  return Object.fromEntries(Object.entries(entry).filter(([, v]) => v !== null));
+/** An error entry's optional fields that are null are left out, as an editor would. */
+function withoutNulls(document: object): object {
+  return Object.fromEntries(Object.entries(document).filter(([, v]) => v !== null));
 }

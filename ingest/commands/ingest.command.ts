@@ -9,6 +9,8 @@ import { EXIT, reportStaleReadModels } from '../exit-codes';
 interface IngestOptions {
   dryRun?: boolean;
   allowNewDomains?: boolean;
+  force?: boolean;
+  republish?: boolean;
   actor: string;
   wait?: string;
 }
@@ -51,7 +53,7 @@ export class IngestCommand extends CommandRunner {
     let report: ImportReport;
     try {
       const projectionWaitMs = options.wait === undefined ? PROJECTION_WAIT_MS : Number(options.wait) * 1000;
-      report = await this.commands.execute(new ImportCatalogCommand(paths, options.actor, dryRun, { projectionWaitMs, signal: stop.signal, allowNewDomains: options.allowNewDomains === true }));
+      report = await this.commands.execute(new ImportCatalogCommand(paths, options.actor, dryRun, { projectionWaitMs, signal: stop.signal, allowNewDomains: options.allowNewDomains === true, force: options.force === true, republish: options.republish === true }));
     } catch (error) {
       if (!(error instanceof ImportStoppedError)) throw error;
       this.printStopped(error, dryRun);
@@ -65,6 +67,12 @@ export class IngestCommand extends CommandRunner {
       for (const problem of report.problems) console.error(formatProblem(problem));
       console.error(`${report.problems.length} problem(s) found; nothing was written.`);
       process.exitCode = EXIT.invalidInput;
+      return;
+    }
+    if (report.refused && report.refused.length > 0) {
+      for (const problem of report.refused) console.error(formatProblem(problem));
+      console.error(`${report.refused.length} file(s) refused by what the directory holds now; nothing was written.`);
+      process.exitCode = EXIT.refusedByStore;
       return;
     }
     const prefix = dryRun ? 'would be ' : '';
@@ -111,6 +119,16 @@ export class IngestCommand extends CommandRunner {
 
   @Option({ flags: '--dry-run', description: 'print what would change, write nothing' })
   parseDryRun(): boolean {
+    return true;
+  }
+
+  @Option({ flags: '--force', description: 'files based on an older version overwrite what changed since (recorded on the event)' })
+  parseForce(): boolean {
+    return true;
+  }
+
+  @Option({ flags: '--republish', description: 'files of withdrawn listings or error entries publish them again' })
+  parseRepublish(): boolean {
     return true;
   }
 

@@ -9,6 +9,7 @@ import { WithdrawListingCommand } from '../../src/listings/commands/withdraw-lis
 interface WithdrawOptions {
   actor: string;
   reason?: string;
+  replacedBy?: string[];
   error?: boolean;
 }
 
@@ -25,12 +26,17 @@ export class WithdrawCommand extends CommandRunner {
   async run([id]: string[], options: WithdrawOptions): Promise<void> {
     const command = options.error
       ? new WithdrawErrorEntryCommand(id, options.actor, options.reason ?? null)
-      : new WithdrawListingCommand(id, options.actor, options.reason ?? null);
+      : new WithdrawListingCommand(id, options.actor, options.reason ?? null, options.replacedBy ?? []);
     const result = await this.commandBus.execute(command);
     const what = options.error ? `error entry ${id}` : `listing ${id}`;
     if (result.outcome === 'not-found') {
       console.error(`no ${what} in the directory (never published, or already withdrawn)`);
       process.exitCode = EXIT.conflict;
+      return;
+    }
+    if (result.outcome === 'refused') {
+      console.error(`${what} not withdrawn: ${result.detail}`);
+      process.exitCode = EXIT.invalidInput;
       return;
     }
     if (result.outcome === 'conflict') {
@@ -53,6 +59,11 @@ export class WithdrawCommand extends CommandRunner {
   @Option({ flags: '--reason <text>', description: 'why (recorded on the event)' })
   parseReason(value: string): string {
     return value;
+  }
+
+  @Option({ flags: '--replaced-by <slugs>', description: 'listings that replace it, comma-separated (its detail then answers 410 naming them)' })
+  parseReplacedBy(value: string): string[] {
+    return value.split(',').map((slug) => slug.trim()).filter(Boolean);
   }
 
   @Option({ flags: '--error', description: 'the id is an error entry id (provider-status-title)' })

@@ -21,12 +21,15 @@ export interface LoadedListing {
   listing: ListingDocument;
   /** documentDigest of the listing (worked out where the file was read: on a reading thread in bulk). */
   digest: string;
+  /** The version the file says it was based on (`basedOnVersion`, written by `ingest export`), if it says. */
+  basedOn?: number;
 }
 export interface LoadedErrorEntry {
   file: string;
   id: string;
   entry: ErrorEntryDocument;
   digest: string;
+  basedOn?: number;
 }
 
 export interface LoadedContent {
@@ -98,8 +101,13 @@ export interface FileReading {
   errorEntry?: { id: string; entry: ErrorEntryDocument };
   /** documentDigest of the valid listing or error entry. */
   digest?: string;
+  /** The version the file was based on (its `basedOnVersion`), if given. */
+  basedOn?: number;
   problems: ContentProblem[];
 }
+
+/** The field of a file that names the version it was based on: file metadata, not part of the document. */
+export const BASED_ON_FIELD = 'basedOnVersion';
 
 /**
  * Reads and validates one file. Before its schema: at most MAX_FILE_BYTES (from the file's size, before
@@ -144,7 +152,14 @@ export function readContentFile(file: string): FileReading {
   }
   const shape = nestingProblem(plain);
   if (shape) return refuse(shape.field, shape.reason);
-  const record = (plain && typeof plain === 'object' ? plain : {}) as Record<string, unknown>;
+  let record = (plain && typeof plain === 'object' ? plain : {}) as Record<string, unknown>;
+  let basedOn: number | undefined;
+  if (BASED_ON_FIELD in record && !Array.isArray(record)) {
+    const { [BASED_ON_FIELD]: given, ...document } = record;
+    if (!Number.isInteger(given) || (given as number) < 1) return refuse(BASED_ON_FIELD, 'must be the whole number of the version the file was based on (ingest export writes it)');
+    basedOn = given as number;
+    plain = record = document;
+  }
   if ('slug' in record) {
     const { listing, problems } = parseListing(plain);
     const slug = typeof record.slug === 'string' ? record.slug : undefined;
@@ -157,6 +172,7 @@ export function readContentFile(file: string): FileReading {
       slug,
       listing,
       digest: listing && documentDigest(listing),
+      basedOn,
       problems: [...problems, ...named, ...text, ...rules].map((p) => ({ file, ...p })),
     };
   }
@@ -168,6 +184,7 @@ export function readContentFile(file: string): FileReading {
       file,
       errorEntry: entry && { id: errorEntryId(entry), entry },
       digest: entry && documentDigest(entry),
+      basedOn,
       problems: [...problems, ...text, ...rules].map((p) => ({ file, ...p })),
     };
   }
@@ -280,8 +297,8 @@ function assemble(readings: FileReading[], problems: ContentProblem[], categorie
   for (const reading of readings) {
     problems.push(...reading.problems);
     if (reading.slug !== undefined) slugsInFiles.add(reading.slug);
-    if (reading.listing) listings.push({ file: reading.file, listing: reading.listing, digest: reading.digest! });
-    if (reading.errorEntry) errorEntries.push({ file: reading.file, ...reading.errorEntry, digest: reading.digest! });
+    if (reading.listing) listings.push({ file: reading.file, listing: reading.listing, digest: reading.digest!, basedOn: reading.basedOn });
+    if (reading.errorEntry) errorEntries.push({ file: reading.file, ...reading.errorEntry, digest: reading.digest!, basedOn: reading.basedOn });
   }
 
   const slugFiles = new Map<string, string>();

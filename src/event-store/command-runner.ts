@@ -24,6 +24,8 @@ export interface PublishOptions {
   recordedDigest?: RecordedDigest;
   /** Decide and report, but append nothing. */
   dryRun?: boolean;
+  /** The version the editor's file was based on, when they overwrite what changed since on purpose (`ingest --force`). */
+  forcedFrom?: number;
 }
 
 /** How often a command that lost an append race is re-read and re-decided before it is reported. */
@@ -91,11 +93,11 @@ export class CommandRunner {
    * decides and appends nothing; otherwise load, decide, append with the expected version.
    */
   publish<D extends object>(aggregate: DocumentAggregate<D>, aggregateId: string, document: D, options: PublishOptions): Promise<CommandResult> {
-    const { baseVersion, contentDigest, recordedDigest, dryRun, actor } = options;
+    const { baseVersion, contentDigest, recordedDigest, dryRun, actor, forcedFrom } = options;
     if (baseVersion !== undefined && recordedDigest?.version === baseVersion && recordedDigest.digest === contentDigest) {
       return Promise.resolve({ aggregateId, outcome: 'unchanged', version: baseVersion });
     }
-    const decide = (state: DocumentState<D>) => aggregate.decidePublish(state, document, baseVersion, contentDigest);
+    const decide = (state: DocumentState<D>) => aggregate.decidePublish(state, document, baseVersion, contentDigest, forcedFrom);
     if (dryRun) return this.preview(aggregate, aggregateId, decide);
     return this.run(aggregate, aggregateId, decide, actor, baseVersion === 0);
   }

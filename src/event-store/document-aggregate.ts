@@ -23,12 +23,16 @@ export interface PublishedData<D> {
 export interface RevisedData<D> {
   document: D;
   changedFields: string[];
+  /** The editor overwrote changes made since the version their file was based on, on purpose (`ingest --force`). */
+  forced?: { basedOn: number; overwrote: number };
 }
 export interface WithdrawnData {
   reason: string | null;
+  /** What replaces it: slugs of other documents (a listing's successors). */
+  replacedBy?: string[] | null;
 }
 
-export type Outcome = 'published' | 'revised' | 'unchanged' | 'withdrawn' | 'not-found' | 'conflict';
+export type Outcome = 'published' | 'revised' | 'unchanged' | 'withdrawn' | 'not-found' | 'conflict' | 'refused';
 
 export interface Decision {
   outcome: Outcome;
@@ -80,7 +84,7 @@ export class DocumentAggregate<D extends object> {
    * never an overwrite. `digest` is the document's documentDigest when the caller has it already (a bulk
    * import works it out on its reading threads).
    */
-  decidePublish(state: DocumentState<D>, document: D, baseVersion?: number, digest?: string): Decision {
+  decidePublish(state: DocumentState<D>, document: D, baseVersion?: number, digest?: string, forcedFrom?: number): Decision {
     const changedFields = state.document ? diffFields(state.document, document) : null;
     if (changedFields && changedFields.length === 0) return { outcome: 'unchanged', events: [] };
     if (baseVersion !== undefined && baseVersion !== state.version) {
@@ -97,19 +101,19 @@ export class DocumentAggregate<D extends object> {
     return {
       outcome: 'revised',
       changedFields,
-      events: [{ type: this.types.revised, data: { document, changedFields } satisfies RevisedData<D> }],
+      events: [{ type: this.types.revised, data: { document, changedFields, ...(forcedFrom !== undefined ? { forced: { basedOn: forcedFrom, overwrote: state.version } } : {}) } satisfies RevisedData<D> }],
       contentDigest,
     };
   }
 
-  decideWithdraw(state: DocumentState<D>, reason: string | null, baseVersion?: number): Decision {
+  decideWithdraw(state: DocumentState<D>, reason: string | null, baseVersion?: number, replacedBy: string[] | null = null): Decision {
     if (!state.document) return { outcome: 'not-found', events: [] };
     if (baseVersion !== undefined && baseVersion !== state.version) {
       return { outcome: 'conflict', events: [], detail: `changed since version ${baseVersion}` };
     }
     return {
       outcome: 'withdrawn',
-      events: [{ type: this.types.withdrawn, data: { reason } satisfies WithdrawnData }],
+      events: [{ type: this.types.withdrawn, data: { reason, ...(replacedBy?.length ? { replacedBy } : {}) } satisfies WithdrawnData }],
       contentDigest: null,
     };
   }

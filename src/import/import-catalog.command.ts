@@ -21,6 +21,10 @@ export interface ImportOptions {
   signal?: AbortSignal;
   /** Revisions may add domains to a listing (the editor checked the new ones on purpose). */
   allowNewDomains?: boolean;
+  /** Files based on an older version overwrite what changed since, on purpose (recorded on the event). */
+  force?: boolean;
+  /** Files of withdrawn documents publish them again. */
+  republish?: boolean;
 }
 
 /**
@@ -36,6 +40,11 @@ export interface ImportItemResult extends Omit<CommandResult, 'outcome'> {
 export interface ImportReport {
   /** Invalid files (nothing was written when there is any). */
   problems: ContentProblem[];
+  /**
+   * Files refused because of what the directory holds (nothing was written when there is any): based on
+   * an older version than the current one, or for a withdrawn document.
+   */
+  refused?: ContentProblem[];
   /** One per document, in file order. */
   results: ImportItemResult[];
   /**

@@ -3,7 +3,7 @@ import { CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { readFilesInParallel } from '../bulk/parallel-reading';
 import { CategoryCatalog } from '../catalog/category-catalog';
 import { AppConfig } from '../config/app-config';
-import { assembleContent, collectFiles, ContentProblem, DirectoryHoldings, FileReading, LoadedContent, readContentFile } from '../content/content-files';
+import { assembleContent, BASED_ON_FIELD, collectFiles, ContentProblem, DirectoryHoldings, FileReading, LoadedContent, readContentFile } from '../content/content-files';
 import type { CommandResult } from '../event-store/command-runner';
 import { EventStore } from '../event-store/event-store.service';
 import { PublishErrorEntryCommand } from '../error-reference/commands/publish-error-entry/publish-error-entry.command';
@@ -11,6 +11,8 @@ import { errorEntryAggregate } from '../error-reference/error-entry.aggregate';
 import { PublishListingCommand } from '../listings/commands/publish-listing/publish-listing.command';
 import { listingAggregate } from '../listings/listing.aggregate';
 import type { ListingDocument } from '../listings/listing.document';
+import type { DocumentAggregate, DocumentEventTypes, RevisedData } from '../event-store/document-aggregate';
+import type { StoredEvent } from '../event-store/event-envelope';
 import { ProjectionRunner } from '../projections/projection-runner.service';
 import { ImportCatalogCommand, ImportItemResult, ImportReport, ImportStoppedError } from './import-catalog.command';
 
@@ -66,20 +68,33 @@ export class ImportCatalogHandler implements ICommandHandler<ImportCatalogComman
     const read = Date.now();
     phases.readMs = read - started;
     if (content.problems.length > 0) return { problems: content.problems, results: [], projection: 'not-needed', phases };
+    let refused: ContentProblem[];
+    try {
+      refused = await this.againstTheStore(content, baseline, options);
+    } catch (error) {
+      throw stopped([], reasonOf(error));
+    }
+    if (refused.length > 0) return { problems: [], refused, results: [], projection: 'not-needed', phases };
 
     const items: Array<{ kind: ImportItemResult['kind']; file: string; id: string; type: string; digest: string; send: () => Promise<CommandResult> }> = [];
-    const base = (type: string, id: string) => ({
-      actor,
-      dryRun,
-      baseVersion: versions.get(type)?.get(id) ?? 0,
-      recordedDigest: digests.get(type)?.get(id),
-    });
-    for (const { file, listing, digest } of content.listings) {
-      const options = { ...base(listingAggregate.aggregateType, listing.slug), contentDigest: digest };
+    // A file based on an older version is sent only with --force (againstTheStore refused it otherwise):
+    // it overwrites the versions since on purpose, and its event says so.
+    const base = (type: string, id: string, basedOn?: number) => {
+      const current = versions.get(type)?.get(id) ?? 0;
+      return {
+        actor,
+        dryRun,
+        baseVersion: current,
+        recordedDigest: digests.get(type)?.get(id),
+        ...(basedOn !== undefined && basedOn < current ? { forcedFrom: basedOn } : {}),
+      };
+    };
+    for (const { file, listing, digest, basedOn } of content.listings) {
+      const options = { ...base(listingAggregate.aggregateType, listing.slug, basedOn), contentDigest: digest };
       items.push({ kind: 'listing', file, id: listing.slug, type: listingAggregate.aggregateType, digest, send: () => this.commands.execute(new PublishListingCommand(listing, options)) });
     }
-    for (const { file, id, entry, digest } of content.errorEntries) {
-      const options = { ...base(errorEntryAggregate.aggregateType, id), contentDigest: digest };
+    for (const { file, id, entry, digest, basedOn } of content.errorEntries) {
+      const options = { ...base(errorEntryAggregate.aggregateType, id, basedOn), contentDigest: digest };
       items.push({ kind: 'error-entry', file, id, type: errorEntryAggregate.aggregateType, digest, send: () => this.commands.execute(new PublishErrorEntryCommand(entry, options)) });
     }
     // A command that fails (Redis gone, a crash) stops the import: no more are sent, and the report says
@@ -134,6 +149,44 @@ export class ImportCatalogHandler implements ICommandHandler<ImportCatalogComman
     return report;
   }
 
+  /**
+   * What the store says against the files, before anything is written: a file based on an older version of
+   * its document than the current one would undo what was accepted since (refused unless --force); one
+   * based on a version the document never reached is wrong; and a file for a withdrawn document would bring
+   * it back unseen (refused unless --republish).
+   */
+  private async againstTheStore(content: LoadedContent, { versions }: Baseline, options: ImportCatalogCommand['options']): Promise<ContentProblem[]> {
+    const refused: ContentProblem[] = [];
+    const documents = [
+      ...content.listings.map(({ file, listing, digest, basedOn }) => ({ file, aggregate: listingAggregate as DocumentAggregate<object>, id: listing.slug, digest, basedOn, kind: 'listing' as const })),
+      ...content.errorEntries.map(({ file, id, digest, basedOn }) => ({ file, aggregate: errorEntryAggregate as DocumentAggregate<object>, id, digest, basedOn, kind: 'error-entry' as const })),
+    ];
+    const holdings = this.holdings({ versions, digests: new Map() }, false);
+    for (const doc of documents) {
+      const current = versions.get(doc.aggregate.aggregateType)?.get(doc.id) ?? 0;
+      if (doc.basedOn !== undefined && doc.basedOn > current) {
+        refused.push({ file: doc.file, field: BASED_ON_FIELD, reason: `says version ${doc.basedOn}, but the directory holds version ${current} of ${doc.kind} ${doc.id}` });
+      } else if (doc.basedOn !== undefined && doc.basedOn < current && !options.force) {
+        const events = await this.store.readAggregate(doc.aggregate.aggregateType, doc.id);
+        refused.push({
+          file: doc.file,
+          field: BASED_ON_FIELD,
+          reason: `based on version ${doc.basedOn}, but ${doc.kind} ${doc.id} is at version ${current}: changed since in ${changesSince(events, doc.basedOn, doc.aggregate.types)}. Bring those changes into your file (ingest export writes the current version) and ingest again, or run ingest --force to overwrite them`,
+        });
+      }
+    }
+    // A withdrawn document has versions but no document; only those whose content differs can be one.
+    for (const kind of ['listing', 'error-entry'] as const) {
+      const candidates = documents.filter((d) => d.kind === kind && (versions.get(d.aggregate.aggregateType)?.get(d.id) ?? 0) > 0 && holdings.differs(kind, d.id, d.digest));
+      if (candidates.length === 0 || options.republish) continue;
+      const live = await this.store.documentsAt(candidates[0].aggregate, candidates.map((d) => d.id), '+');
+      for (const doc of candidates.filter((d) => live.get(d.id) === null)) {
+        refused.push({ file: doc.file, field: '(file)', reason: `${doc.kind} ${doc.id} was withdrawn: run ingest --republish to publish it again, or remove the file` });
+      }
+    }
+    return refused;
+  }
+
   /** Every file read and validated on its own (on worker threads when there are many). */
   private async read(paths: string[]): Promise<{ readings: FileReading[]; problems: ContentProblem[] }> {
     const { files, problems } = collectFiles(paths);
@@ -164,6 +217,17 @@ export class ImportCatalogHandler implements ICommandHandler<ImportCatalogComman
 }
 
 type Baseline = Awaited<ReturnType<EventStore['versionsAndDigests']>>;
+
+/** What changed a document between two of its versions, for the editor whose file was based on the older. */
+function changesSince(events: StoredEvent[], basedOn: number, types: DocumentEventTypes): string {
+  const since = events.filter((event) => event.version > basedOn);
+  const fields = new Set<string>();
+  for (const event of since) for (const field of (event.data as RevisedData<object>).changedFields ?? []) fields.add(field);
+  const withdrawn = since.some((event) => event.type === types.withdrawn);
+  const last = since[since.length - 1];
+  const parts = [fields.size > 0 ? `fields ${[...fields].join(', ')}` : null, withdrawn ? 'a withdrawal' : null, since.some((e) => e.type === types.published) ? 'a new publication' : null].filter(Boolean);
+  return `${parts.join(' and ') || 'changes'} (${since.length} change(s), the last by ${last?.actor ?? 'someone'} at ${last?.occurredAt ?? '?'})`;
+}
 
 /** How a job ended: its value, or what it threw. */
 export type Settled<T> = { value: T } | { error: unknown };

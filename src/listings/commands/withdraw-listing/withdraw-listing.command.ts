@@ -7,6 +7,8 @@ export class WithdrawListingCommand extends Command<CommandResult> {
     readonly slug: string,
     readonly actor: string,
     readonly reason: string | null = null,
+    /** Listings that replace it (named by the 410 its detail answers from then on). */
+    readonly replacedBy: string[] = [],
   ) {
     super();
   }
