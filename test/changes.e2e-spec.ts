@@ -105,7 +105,9 @@ describe('the change feed', () => {
         version: 1,
         occurredAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
         changedFields: null,
+        changes: null,
         reason: null,
+        replacedBy: null,
         _links: change.kind === 'listing' ? { self: `/api/v1/tools/${change.id}` } : { self: expect.stringMatching(/^\/api\/v1\/errors\?provider=[a-z0-9-]+$/), listing: expect.any(String) },
       });
     }
@@ -150,6 +152,11 @@ describe('the change feed', () => {
     const [revised, withdrawn] = polled.changes as Change[];
     expect(revised).toMatchObject({ type: 'revised', kind: 'listing', id: 'cartesia', version: 2, reason: null, _links: { self: '/api/v1/tools/cartesia' } });
     expect([...revised.changedFields!].sort()).toEqual(['popularity', 'pricing']);
+    // Each changed field with its value before and after.
+    expect(revised.changes).toEqual([
+      { field: 'popularity', before: before.popularity, after: before.popularity === 50 ? 51 : 50 },
+      { field: 'pricing', before: before.pricing, after: `${before.pricing} (re-checked)` },
+    ].sort((a, b) => revised.changedFields!.indexOf(a.field) - revised.changedFields!.indexOf(b.field)));
     expect(withdrawn).toEqual({
       cursor: polled.nextCursor,
       type: 'withdrawn',
@@ -158,7 +165,9 @@ describe('the change feed', () => {
       version: 2,
       occurredAt: expect.any(String),
       changedFields: null,
+      changes: null,
       reason: 'Folded into <another> listing & "retired"',
+      replacedBy: null,
       _links: { self: '/api/v1/tools/chroma' },
     });
     // Who made a change is not published.
@@ -278,6 +287,28 @@ describe('the change feed', () => {
         expect(response.body).toMatchObject({ success: false, status: 400, parameter });
       }
     }
+  });
+});
+
+describe('the RSS feed at /rss.xml', () => {
+  it('gives the same entries as the Atom feed, as RSS 2.0, read by a feed parser', async () => {
+    const atom = await parseFeed(await (await fetch(`${service.baseUrl}/api/v1/changes.atom?limit=10`)).text());
+    const response = await fetch(`${service.baseUrl}/rss.xml?limit=10`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/rss+xml; charset=utf-8');
+    expect((await fetch(`${service.baseUrl}/rss.xml?limit=10`, { headers: { 'if-none-match': response.headers.get('etag')! } })).status).toBe(304);
+    const xml = await response.text();
+    await parseFeed(xml); // well-formed XML
+    const rss = await parseFeed(xml, false);
+    expect(rss.meta['#type']).toBe('rss');
+    expect(rss.meta['#version']).toBe('2.0');
+    expect(rss.meta.title).toBe('API Directory: changes');
+    // RSS dates (RFC 822) stop at the second.
+    const second = (date: Date | null | undefined) => date && Math.floor(date.getTime() / 1000);
+    expect(rss.items.map((item) => [item.guid, item.title, item.link, second(item.pubdate), item.categories, item.description])).toEqual(
+      atom.items.map((item) => [item.guid, item.title, item.link, second(item.date), item.categories, item.summary]),
+    );
+    expect((await fetch(`${service.baseUrl}/rss.xml?since=nope`)).status).toBe(400);
   });
 });
 

@@ -90,6 +90,7 @@ const REQUESTS: Record<string, Record<number, string>> = {
   '/api/v1/errors': { 200: '/api/v1/errors?provider=openai', 400: '/api/v1/errors?status=x' },
   '/api/v1/changes': { 200: '/api/v1/changes?limit=5', 400: '/api/v1/changes?since=nope' },
   '/api/v1/changes.atom': { 200: '/api/v1/changes.atom', 400: '/api/v1/changes.atom?limit=abc' },
+  '/rss.xml': { 200: '/rss.xml?limit=5', 400: '/rss.xml?since=nope' },
 };
 /** Statuses asked of every path the same way, by the describe blocks below. */
 const ASKED_OF_EVERY_PATH = new Set([304, 429, 503]);

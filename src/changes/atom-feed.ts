@@ -28,6 +28,7 @@ export interface AtomFeed {
 }
 
 export const ATOM_MEDIA_TYPE = 'application/atom+xml; charset=utf-8';
+export const RSS_MEDIA_TYPE = 'application/rss+xml; charset=utf-8';
 
 /** Characters XML 1.0 does not allow (most control characters, lone surrogates, U+FFFE and U+FFFF). */
 const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
@@ -67,4 +68,39 @@ export function renderAtom(feed: AtomFeed): string {
 
 function renderLink({ rel, href, type }: AtomLink): string {
   return `<link rel="${rel}" href="${xmlText(href)}"${type ? ` type="${xmlText(type)}"` : ''}/>`;
+}
+
+/**
+ * The same feed as RSS 2.0 (for the public directory's readers of /rss.xml): a channel whose items are the
+ * entries, with the entry's permanent id as a guid that is not a link, and RFC 822 dates.
+ */
+export function renderRss(feed: AtomFeed): string {
+  const self = feed.links.find((link) => link.rel === 'self')!;
+  const site = feed.links.find((link) => link.rel === 'alternate') ?? self;
+  const date = (iso: string) => new Date(iso).toUTCString();
+  const lines = [
+    '<?xml version="1.0" encoding="utf-8"?>',
+    '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom">',
+    '  <channel>',
+    `    <title>${xmlText(feed.title)}</title>`,
+    `    <link>${xmlText(site.href)}</link>`,
+    `    <description>${xmlText(feed.subtitle)}</description>`,
+    `    <lastBuildDate>${xmlText(date(feed.updated))}</lastBuildDate>`,
+    `    <atom:link rel="self" href="${xmlText(self.href)}" type="application/rss+xml"/>`,
+  ];
+  for (const entry of feed.entries) {
+    const link = entry.links.find((l) => l.rel === 'alternate');
+    lines.push(
+      '    <item>',
+      `      <title>${xmlText(entry.title)}</title>`,
+      ...(link ? [`      <link>${xmlText(link.href)}</link>`] : []),
+      `      <guid isPermaLink="false">${xmlText(entry.id)}</guid>`,
+      `      <pubDate>${xmlText(date(entry.updated))}</pubDate>`,
+      ...entry.categories.map((term) => `      <category>${xmlText(term)}</category>`),
+      `      <description>${xmlText(entry.summary)}</description>`,
+      '    </item>',
+    );
+  }
+  lines.push('  </channel>', '</rss>', '');
+  return lines.join('\n');
 }

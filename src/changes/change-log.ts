@@ -4,7 +4,9 @@ import type { ErrorEntryDocument } from '../error-reference/error-entry.document
 import type { StoredEvent } from '../event-store/event-envelope';
 import { comparePositions, EventStore } from '../event-store/event-store.service';
 import { START_POSITION } from './change-cursor';
-import { describeEvent, DescribedChange, meaningOf } from './change';
+import { describeEvent, DescribedChange, meaningOf, needsPrevious } from './change';
+import { listingAggregate } from '../listings/listing.aggregate';
+import type { DocumentAggregate } from '../event-store/document-aggregate';
 
 /** A stretch of the feed, oldest first. */
 export interface ChangePage {
@@ -65,8 +67,25 @@ export class ChangeLog {
    * fail on one. The cursor still moves past them (see `end`).
    */
   private async describe(events: StoredEvent[]): Promise<DescribedChange[]> {
-    const providers = await this.providersOfWithdrawnEntries(events);
-    return events.map((event) => describeEvent(event, providers.get(event.position) ?? null)).filter((c): c is DescribedChange => c !== null);
+    const [providers, previous] = await Promise.all([this.providersOfWithdrawnEntries(events), this.documentsBefore(events.filter(needsPrevious))]);
+    return events
+      .map((event) => describeEvent(event, providers.get(event.position) ?? null, previous.get(event.position) ?? null))
+      .filter((c): c is DescribedChange => c !== null);
+  }
+
+  /** The documents older revisions (recorded without their `before` values) revised, by the revision's position. */
+  private async documentsBefore(revisions: StoredEvent[]): Promise<Map<string, object>> {
+    const found = new Map<string, object>();
+    await Promise.all(
+      revisions.map(async (revision) => {
+        const history = await this.store.readAggregate(revision.aggregateType, revision.aggregateId);
+        const before = history.find((event) => event.version === revision.version - 1);
+        const aggregate = revision.aggregateType === errorEntryAggregate.aggregateType ? errorEntryAggregate : listingAggregate;
+        const document = before ? (aggregate as DocumentAggregate<object>).documentAfter(before) : null;
+        if (document) found.set(revision.position, document);
+      }),
+    );
+    return found;
   }
 
   /**

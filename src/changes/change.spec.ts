@@ -27,12 +27,28 @@ describe('a change of the feed', () => {
       version: 3,
       occurredAt: '2026-11-23T10:00:00.000Z',
       changedFields: ['pricing'],
+      // An event recorded before `before` was kept, and no previous document given: the value before is unknown.
+      changes: [{ field: 'pricing', before: null, after: null }],
       reason: null,
+      replacedBy: null,
       _links: { self: '/api/v1/tools/openai' },
     });
     expect(decodeChangeCursor(described.change.cursor)).toBe('1764000000000-2');
     expect(described).toMatchObject({ eventId: '6f1c2a52-54a1-4b8e-9d55-1b7c1a0f3e10', name: 'OpenAI API' });
     expect(JSON.stringify(described)).not.toContain('jane');
+  });
+
+  it('gives each changed field its value before and after, from the event or from the document before it', () => {
+    const recorded = describeEvent(event({ data: { document: { slug: 'openai', pricing: 'new' }, changedFields: ['pricing', 'note'], before: { pricing: 'old', note: 'x' } } }))!;
+    expect(recorded.change.changes).toEqual([{ field: 'pricing', before: 'old', after: 'new' }]);
+    expect(recorded.change.changedFields).toEqual(['pricing']);
+    const older = describeEvent(event({ data: { document: { slug: 'openai', pricing: 'new' }, changedFields: ['pricing'] } }), null, { slug: 'openai', pricing: 'older' })!;
+    expect(older.change.changes).toEqual([{ field: 'pricing', before: 'older', after: 'new' }]);
+  });
+
+  it('names what replaces a withdrawn listing', () => {
+    const withdrawn = describeEvent(event({ type: 'ListingWithdrawn', data: { reason: 'merged', replacedBy: ['google-maps'] } }))!;
+    expect(withdrawn.change).toMatchObject({ type: 'withdrawn', reason: 'merged', replacedBy: ['google-maps'], changes: null });
   });
 
   it('links an error entry to its provider, given for a withdrawal (which carries no document)', () => {

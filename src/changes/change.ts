@@ -1,7 +1,8 @@
 import type { ErrorEntryDocument } from '../error-reference/error-entry.document';
 import { ERROR_ENTRY_AGGREGATE } from '../error-reference/error-entry.aggregate';
 import { ERROR_ENTRY_PUBLISHED, ERROR_ENTRY_REVISED, ERROR_ENTRY_WITHDRAWN } from '../error-reference/events/error-entry-events';
-import type { PublishedData, RevisedData, WithdrawnData } from '../event-store/document-aggregate';
+import { PublishedData, RevisedData, valuesOf, WithdrawnData } from '../event-store/document-aggregate';
+import { UNPUBLISHED_ERROR_ENTRY_FIELDS, UNPUBLISHED_LISTING_FIELDS } from '../contract/listing-views';
 import type { StoredEvent } from '../event-store/event-envelope';
 import { LISTING_AGGREGATE } from '../listings/listing.aggregate';
 import { LISTING_PUBLISHED, LISTING_REVISED, LISTING_WITHDRAWN } from '../listings/events/listing-events';
@@ -35,8 +36,11 @@ export function meaningOf(event: Pick<StoredEvent, 'type' | 'aggregateType'>): {
   return meaning && meaning.aggregateType === event.aggregateType ? meaning : null;
 }
 
-/** Fields of listings and error entries that are never published (the editor's `note`): not named as changes. */
-const UNPUBLISHED_FIELDS = new Set(['note']);
+/** Fields of listings and error entries that are never published (the editor's note, a listing's domains): not named as changes. */
+const UNPUBLISHED_FIELDS: Record<ChangeKind, ReadonlySet<string>> = {
+  listing: new Set(UNPUBLISHED_LISTING_FIELDS),
+  'error-entry': new Set(UNPUBLISHED_ERROR_ENTRY_FIELDS),
+};
 
 /** Where a reader finds the changed thing now: the listing's detail, or its provider's error list and listing. */
 export function changeLinks(kind: ChangeKind, id: string, provider: string | null): Change['_links'] {
@@ -49,10 +53,11 @@ export function changeLinks(kind: ChangeKind, id: string, provider: string | nul
  * The change an event of the log makes, or null for an event the feed does not show. `provider` is the
  * provider of a withdrawn error entry (the withdrawal does not carry its document): see ChangeLog.
  */
-export function describeEvent(event: StoredEvent, provider: string | null = null): DescribedChange | null {
+export function describeEvent(event: StoredEvent, provider: string | null = null, previous: object | null = null): DescribedChange | null {
   const meaning = meaningOf(event);
   if (!meaning) return null;
-  const changedFields = meaning.type === 'revised' ? ((event.data as RevisedData<object>).changedFields ?? []).filter((field) => !UNPUBLISHED_FIELDS.has(field)) : null;
+  const revised = meaning.type === 'revised' ? (event.data as RevisedData<object>) : null;
+  const changedFields = revised ? (revised.changedFields ?? []).filter((field) => !UNPUBLISHED_FIELDS[meaning.kind].has(field)) : null;
   // A revision of nothing a reader sees (an editor's note only) is not a change to them.
   if (changedFields !== null && changedFields.length === 0) return null;
   const document = meaning.type === 'withdrawn' ? null : (event.data as PublishedData<object>).document;
@@ -68,8 +73,25 @@ export function describeEvent(event: StoredEvent, provider: string | null = null
     version: event.version,
     occurredAt: event.occurredAt,
     changedFields,
+    changes: revised && changedFields ? beforeAndAfter(revised, changedFields, previous) : null,
     reason: meaning.type === 'withdrawn' ? ((event.data as WithdrawnData).reason ?? null) : null,
+    replacedBy: meaning.type === 'withdrawn' ? ((event.data as WithdrawnData).replacedBy ?? null) : null,
     _links: changeLinks(meaning.kind, event.aggregateId, entryProvider),
   };
   return { change, eventId: event.id, name };
+}
+
+/**
+ * Each changed public field's value before and after a revision: `before` from the event (recorded since
+ * it was added) or, for an older event, from the document before it (`previous`, read by the caller).
+ */
+function beforeAndAfter(revised: RevisedData<object>, fields: string[], previous: object | null): Change['changes'] {
+  const before = revised.before ?? (previous ? valuesOf(previous, fields) : null);
+  const after = valuesOf(revised.document, fields);
+  return fields.map((field) => ({ field, before: before ? (before[field] ?? null) : null, after: after[field] }));
+}
+
+/** Whether describing this event needs the document before it (an older revision without `before`). */
+export function needsPrevious(event: StoredEvent): boolean {
+  return meaningOf(event)?.type === 'revised' && (event.data as RevisedData<object>).before === undefined;
 }

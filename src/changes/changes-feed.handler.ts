@@ -2,7 +2,7 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { ReadModels } from '../read-models/read-models.service';
 import { API_PREFIX } from '../rendering/listing-views';
 import { storedBody, StoredBody } from '../rendering/stored-body';
-import { AtomEntry, AtomLink, renderAtom } from './atom-feed';
+import { AtomEntry, AtomLink, renderAtom, renderRss } from './atom-feed';
 import { encodeChangeCursor } from './change-cursor';
 import { ChangeLog } from './change-log';
 import type { DescribedChange } from './change';
@@ -30,7 +30,7 @@ export class ChangesFeedHandler implements IQueryHandler<ChangesFeedQuery, Store
     return this.readModels.response(query.cacheKey, async () => {
       const upTo = this.readModels.checkpointNow(); // first, before anything awaits: see checkpointNow
       const base = query.baseUrl;
-      const links: AtomLink[] = [{ rel: 'self', href: `${base}${query.url}`, type: 'application/atom+xml' }];
+      const links: AtomLink[] = [{ rel: 'self', href: `${base}${query.url}`, type: query.format === 'rss' ? 'application/rss+xml' : 'application/atom+xml' }];
       let newestFirst: DescribedChange[];
       if (query.after === null) {
         newestFirst = await this.log.latest(query.limit, upTo);
@@ -43,8 +43,9 @@ export class ChangesFeedHandler implements IQueryHandler<ChangesFeedQuery, Store
         if (page.more) links.push({ rel: 'next', href: `${base}${changesUrl('changes.atom', encodeChangeCursor(page.end), query.limit)}`, type: 'application/atom+xml' });
       }
       const updated = newestFirst[0]?.change.occurredAt ?? (await this.log.lastChangeTime(upTo)) ?? NEVER;
+      const render = query.format === 'rss' ? renderRss : renderAtom;
       return storedBody(
-        renderAtom({
+        render({
           id: `${base}${API_PREFIX}/changes.atom`,
           title: 'API Directory: changes',
           subtitle: 'Listings and error-reference entries published, revised and withdrawn.',
@@ -64,8 +65,9 @@ function entryOf({ change, eventId, name }: DescribedChange, base: string): Atom
   const what = name === null ? change.id : `${name} (${change.id})`;
   const details = [
     `${KIND_NAMES[change.kind]} ${what} ${change.type}, version ${change.version}.`,
-    ...(change.changedFields ? [`Changed: ${change.changedFields.join(', ')}.`] : []),
+    ...(change.changes ? [`Changed: ${change.changes.map(({ field, before, after }) => `${field}${shortValue(before, after)}`).join('; ')}.`] : []),
     ...(change.reason ? [`Reason: ${change.reason}`] : []),
+    ...(change.replacedBy ? [`Replaced by: ${change.replacedBy.join(', ')}.`] : []),
   ];
   return {
     id: `urn:uuid:${eventId}`,
@@ -75,4 +77,11 @@ function entryOf({ change, eventId, name }: DescribedChange, base: string): Atom
     categories: [change.type, change.kind],
     summary: details.join(' '),
   };
+}
+
+/** ` from X to Y` when both values are short enough to read in a summary, else nothing (the JSON feed has them). */
+function shortValue(before: unknown, after: unknown): string {
+  const show = (value: unknown) => (typeof value === 'string' ? `"${value}"` : JSON.stringify(value));
+  const [from, to] = [show(before), show(after)];
+  return from.length + to.length <= 160 ? ` from ${from} to ${to}` : '';
 }

@@ -2,6 +2,9 @@ import { Query } from '@nestjs/cqrs';
 import type { StoredBody } from '../rendering/stored-body';
 import { changesUrl } from './list-changes.query';
 
+/** Where the public directory serves its RSS feed, and so do we. */
+export const RSS_PATH = '/rss.xml';
+
 /**
  * GET /api/v1/changes.atom: the feed as Atom, newest entry first. Without `since`, the newest `limit`
  * changes (what a feed reader polls); with it, the same page as the JSON feed.
@@ -14,13 +17,16 @@ export class ChangesFeedQuery extends Query<StoredBody> {
     readonly limit: number,
     /** Absolute links start with it: PUBLIC_BASE_URL, or the scheme and host the request came to. */
     readonly baseUrl: string,
+    /** Atom (/api/v1/changes.atom) or RSS 2.0 (/rss.xml, the public directory's feed). */
+    readonly format: 'atom' | 'rss' = 'atom',
   ) {
     super();
   }
 
   /** The canonical path and query of this page. */
   get url(): string {
-    return changesUrl('changes.atom', this.since, this.limit);
+    const url = changesUrl('changes.atom', this.since, this.limit);
+    return this.format === 'rss' ? url.replace(/^[^?]*/, RSS_PATH) : url;
   }
 
   /** The read cache's key: the body's links depend on the base URL too. */

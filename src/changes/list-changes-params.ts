@@ -17,9 +17,9 @@ export function listChangesQueryOf(params: QueryParams): ListChangesQuery {
 }
 
 /** The Atom feed's parameters (the same), and the base of its absolute links. */
-export function changesFeedQueryOf(params: QueryParams, request: FastifyRequest, config: AppConfig): ChangesFeedQuery {
+export function changesFeedQueryOf(params: QueryParams, request: FastifyRequest, config: AppConfig, format: 'atom' | 'rss' = 'atom'): ChangesFeedQuery {
   const { since, after, limit } = feedParams(params);
-  return new ChangesFeedQuery(since, after, limit, config.publicBaseUrl ?? requestBaseUrl(request));
+  return new ChangesFeedQuery(since, after, limit, config.publicBaseUrl ?? requestBaseUrl(request), format);
 }
 
 function feedParams(params: QueryParams): { since: string | null; after: string | null; limit: number } {

@@ -112,7 +112,12 @@ export const changeSchema = z.object({
   version: z.number().int().min(1).describe('The version of the listing or entry after this change.'),
   occurredAt: z.string().meta({ format: 'date-time' }),
   changedFields: texts.nullable().describe('revised: the top-level fields of the document that changed; null otherwise.'),
+  changes: z
+    .array(z.object({ field: z.string(), before: z.unknown().describe('The value before (null: none).'), after: z.unknown().describe('The value after.') }))
+    .nullable()
+    .describe('revised: each changed field with its value before and after; null otherwise. Values are as the document holds them (the views show some resolved: see the detail).'),
   reason: z.string().nullable().describe("withdrawn: the editor's reason, when one was given; null otherwise."),
+  replacedBy: texts.nullable().describe('withdrawn: the listings that replace it, when the editor named them; null otherwise.'),
   _links: z.object({
     self: z.string().describe("Where the thing is now: the listing's detail, or the provider's error list."),
     listing: z.string().optional().describe("error-entry: the provider's listing, whose detail lists its errors."),

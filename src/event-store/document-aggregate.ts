@@ -23,6 +23,8 @@ export interface PublishedData<D> {
 export interface RevisedData<D> {
   document: D;
   changedFields: string[];
+  /** The changed fields' values before the revision (events from before it was recorded lack it). */
+  before?: Record<string, unknown>;
   /** The editor overwrote changes made since the version their file was based on, on purpose (`ingest --force`). */
   forced?: { basedOn: number; overwrote: number };
 }
@@ -101,7 +103,7 @@ export class DocumentAggregate<D extends object> {
     return {
       outcome: 'revised',
       changedFields,
-      events: [{ type: this.types.revised, data: { document, changedFields, ...(forcedFrom !== undefined ? { forced: { basedOn: forcedFrom, overwrote: state.version } } : {}) } satisfies RevisedData<D> }],
+      events: [{ type: this.types.revised, data: { document, changedFields, before: valuesOf(state.document!, changedFields), ...(forcedFrom !== undefined ? { forced: { basedOn: forcedFrom, overwrote: state.version } } : {}) } satisfies RevisedData<D> }],
       contentDigest,
     };
   }
@@ -147,6 +149,11 @@ export function diffFields(previous: object, next: object): string[] {
     if (!(key in after)) changed.push(key);
   }
   return changed;
+}
+
+/** The values of some fields of a document (null for one it does not have). */
+export function valuesOf(document: object, fields: string[]): Record<string, unknown> {
+  return Object.fromEntries(fields.map((field) => [field, (document as Record<string, unknown>)[field] ?? null]));
 }
 
 /** JSON with object keys sorted, so equal content compares equal whatever the key order. */

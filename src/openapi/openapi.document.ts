@@ -342,6 +342,22 @@ export const OPENAPI_DOCUMENT = {
         },
       },
     },
+    '/rss.xml': {
+      get: {
+        operationId: 'getChangesRss',
+        tags: ['changes'],
+        summary: 'The change feed as RSS 2.0, newest first',
+        description: 'The same entries as the Atom feed, as RSS 2.0 for the readers of the public directory\'s /rss.xml: a guid per change (its permanent id, not a link), RFC 822 dates, the same `since` and `limit`.',
+        parameters: changesParameters,
+        responses: {
+          200: { description: 'An RSS 2.0 document.', headers: cached, content: { 'application/rss+xml': { schema: { type: 'string', description: 'An RSS 2.0 document.' } } } },
+          304: notModified,
+          400: problem('`since` is not a cursor of this directory, `limit` is malformed, or the Host header is not a host name.'),
+          503: unavailable,
+          ...everyOperation,
+        },
+      },
+    },
   },
   components: {
     responses: {

@@ -6,9 +6,12 @@ export interface ParsedFeed {
   items: FeedParser.Item[];
 }
 
-/** A feed document read by a real feed parser (feedparser, in strict XML mode: malformed XML fails). */
-export async function parseFeed(xml: string): Promise<ParsedFeed> {
-  const parser = new FeedParser({ strict: true });
+/**
+ * A feed document read by a real feed parser (feedparser, by default in strict XML mode: malformed XML fails;
+ * in that mode it does not read RSS's camel-case pubDate, which the lenient mode does).
+ */
+export async function parseFeed(xml: string, strict = true): Promise<ParsedFeed> {
+  const parser = new FeedParser({ strict });
   const items: FeedParser.Item[] = [];
   const done = new Promise<void>((resolve, reject) => {
     parser.on('error', reject);
