@@ -75,11 +75,59 @@ export const listResponseSchema = z.object({
 
 export const toolDetailResponseSchema = z.object({ success: ok, tool: toolDetailSchema, _links: linksSchema });
 
+/** One field a revision changed, with its value before and after. */
+const fieldChange = z.object({ field: z.string(), before: z.unknown().describe('The value before (null: none).'), after: z.unknown().describe('The value after.') });
+
+/** A listing no longer served: withdrawn from the directory, or retired by its provider. */
+export const goneListingSchema = z
+  .object({
+    slug: z.string(),
+    status: z.enum(['withdrawn', 'retired']),
+    since: z.string().nullable().describe('When it was withdrawn (a time) or retired (a day).'),
+    reason: z.string().nullable(),
+    replacedBy: texts.describe('Listings to use instead.'),
+  })
+  .describe('A listing that was withdrawn or retired: its detail answers 410.');
+
 export const compareResponseSchema = z.object({
   success: ok,
   total: count,
   compared: z.array(comparisonRowSchema).describe('One row per found tool, with the same keys for every tool.'),
-  notFound: texts.describe('Requested slugs that are not in the directory.'),
+  notFound: texts.describe('Requested slugs that are not in the directory and never were.'),
+  gone: z.array(goneListingSchema).describe('Requested listings that were withdrawn or retired, with their successors.'),
+  _links: linksSchema,
+});
+
+/** A listing as published at a past moment (GET /api/v1/tools/{slug}?asOf=). */
+export const toolAsOfResponseSchema = z.object({
+  success: ok,
+  asOf: z.string().meta({ format: 'date-time' }).describe('The moment asked for.'),
+  tool: toolDetailSchema,
+  _links: linksSchema,
+});
+
+
+/** One change in a listing's history. */
+export const historyChangeSchema = z.object({
+  version: z.number().int().min(1),
+  occurredAt: z.string().meta({ format: 'date-time' }),
+  kind: z.enum(['published', 'revised', 'withdrawn']),
+  changes: z.array(fieldChange).nullable().describe('revised: each public field it changed, before and after; null otherwise.'),
+  reason: z.string().nullable().describe("withdrawn: the editor's reason."),
+  replacedBy: texts.nullable().describe('withdrawn: the listings named to replace it.'),
+  forced: z.boolean().describe('The editor overwrote changes made since the version their file was based on, on purpose.'),
+});
+
+export const historyResponseSchema = z.object({
+  success: ok,
+  slug: z.string(),
+  version: z.number().int().min(1).describe('The current version.'),
+  live: z.boolean().describe('false when the listing is withdrawn now.'),
+  total: count.describe('Changes in all.'),
+  returned: count,
+  limit: z.number().int(),
+  nextBefore: z.number().int().nullable().describe('Send as `before` for the next (older) page; null on the last.'),
+  changes: z.array(historyChangeSchema).describe('Newest first.'),
   _links: linksSchema,
 });
 
@@ -100,6 +148,7 @@ export const errorsResponseSchema = z.object({
   _links: linksSchema,
 });
 
+
 export const CHANGE_TYPES = ['published', 'revised', 'withdrawn'] as const;
 export const CHANGE_KINDS = ['listing', 'error-entry'] as const;
 
@@ -113,7 +162,7 @@ export const changeSchema = z.object({
   occurredAt: z.string().meta({ format: 'date-time' }),
   changedFields: texts.nullable().describe('revised: the top-level fields of the document that changed; null otherwise.'),
   changes: z
-    .array(z.object({ field: z.string(), before: z.unknown().describe('The value before (null: none).'), after: z.unknown().describe('The value after.') }))
+    .array(fieldChange)
     .nullable()
     .describe('revised: each changed field with its value before and after; null otherwise. Values are as the document holds them (the views show some resolved: see the detail).'),
   reason: z.string().nullable().describe("withdrawn: the editor's reason, when one was given; null otherwise."),
@@ -188,7 +237,11 @@ export const PUBLISHED_SCHEMAS = {
   ToolDetail: toolDetailSchema,
   ToolDetailResponse: toolDetailResponseSchema,
   ComparisonRow: comparisonRowSchema,
+  GoneListing: goneListingSchema,
   CompareResponse: compareResponseSchema,
+  ToolAsOfResponse: toolAsOfResponseSchema,
+  HistoryChange: historyChangeSchema,
+  HistoryResponse: historyResponseSchema,
   Category: categorySchema,
   CategoriesResponse: categoriesResponseSchema,
   ErrorEntry: errorEntrySchema,

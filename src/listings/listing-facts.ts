@@ -136,7 +136,7 @@ export class RateLimitsDto {
 /** One model a listing's API serves. */
 export class ModelDto {
   /** The id the API takes (`gpt-6-luna`, `claude-sonnet-5-5`). */
-  @Matches(/^[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,99}$/, { message: 'must be the id the API takes: letters, digits and . _ : / @ + -' }) id: string;
+  @Matches(/^@?[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,99}$/, { message: 'must be the id the API takes: letters, digits and . _ : / @ + - (a leading @ too, as in @cf/...)' }) id: string;
   @apply(...text(100)) name: string;
   @oneOf(MODEL_KINDS) kind: (typeof MODEL_KINDS)[number];
   @IsArray({ message: 'must be a list' }) @oneOf(MODALITIES, true) input: Array<(typeof MODALITIES)[number]>;

@@ -5,6 +5,7 @@ import { DEFAULT_LIMIT, MAX_LIMIT } from '../http/query-params';
 import { FILTER_NAMES, LISTING_FILTERS } from '../contract/listing-filters';
 import type { PublishedSchemaName } from '../contract/responses';
 import { MAX_COMPARE, MIN_COMPARE } from '../tools/compare/compare-params';
+import { HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT } from '../tools/history/listing-history-params';
 import { LIST_DEFAULT_LIMIT } from '../tools/list/list-params';
 import { MAX_QUERY_LENGTH } from '../tools/search/search-params';
 import { componentSchemas, FILTER_PARAMETER_SCHEMAS, jsonSchemaOf } from './component-schemas';
@@ -45,6 +46,7 @@ const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` 
 const everyOperation = { 429: responseRef('TooManyRequests') };
 const notModified = { description: 'Not modified: the If-None-Match tag still matches.' };
 const unavailable = problem('The directory store is unreachable; retry shortly.');
+const goneProblem = (description: string) => ({ description, content: { 'application/problem+json': { schema: { allOf: [ref('Problem')], description: 'Also: slug, gone (withdrawn or retired), since, reason, replacedBy, _links.' } } } });
 
 /** The filters of search and list, as query parameters (from the one table of filters). */
 const filterParameters = FILTER_NAMES.map((name) => {
@@ -232,13 +234,13 @@ export const OPENAPI_DOCUMENT = {
         operationId: 'compareTools',
         tags: ['tools'],
         summary: 'Compare several listings side by side',
-        description: `\`ids\` holds ${MIN_COMPARE} to ${MAX_COMPARE} distinct comma-separated slugs. Unknown slugs are listed in \`notFound\`, never dropped silently; when none is found the answer is 404.`,
+        description: `\`ids\` holds ${MIN_COMPARE} to ${MAX_COMPARE} distinct comma-separated slugs. Unknown slugs are listed in \`notFound\` and withdrawn or retired ones in \`gone\` (with their successors), never dropped silently; when none can be compared the answer is 404.`,
         parameters: [{ name: 'ids', in: 'query', required: true, description: 'Comma-separated tool slugs, e.g. openai,anthropic.', schema: str, example: 'openai,anthropic' }],
         responses: {
           200: ok('One row per found tool, with the same keys for every tool (null where a fact is unknown).', ref('CompareResponse')),
           304: notModified,
           400: problem(`\`ids\` missing, or fewer than ${MIN_COMPARE} or more than ${MAX_COMPARE} distinct slugs.`),
-          404: problem('None of the requested slugs is in the directory (the body lists them in `notFound`).'),
+          404: problem('None of the requested slugs is in the directory (the body lists them in `notFound`, and withdrawn or retired ones in `gone`).'),
           503: unavailable,
           ...everyOperation,
         },
@@ -257,14 +259,43 @@ export const OPENAPI_DOCUMENT = {
       get: {
         operationId: 'getToolDetail',
         tags: ['tools'],
-        summary: 'The complete specification of one listing',
-        description: 'All fields of the listing with code examples, similar APIs, a pricing comparison with four other listings, and the provider\'s entries of the error reference. `categories`, `search` and `compare` are routes, never slugs.',
-        parameters: [{ name: 'slug', in: 'path', required: true, description: 'A tool slug (any case).', schema: { type: 'string', pattern: '^[A-Za-z0-9]+(-[A-Za-z0-9]+)*$', maxLength: 64 }, example: 'openai' }],
+        summary: 'The complete specification of one listing, now or as it was',
+        description:
+          'All fields of the listing with code examples, similar APIs, a pricing comparison with four other listings, the provider\'s entries of the error reference, and the facts as data (lifecycle, models, prices, rate limits) with their sources. `categories`, `search` and `compare` are routes, never slugs. ' +
+          'A listing withdrawn from the directory, or retired by its provider, answers 410 with when, why and `replacedBy`. With `asOf`, the listing as published at that moment (from the event log): its own fields as they were, the similar APIs and error entries as they are now, and no pricing comparison.',
+        parameters: [
+          { name: 'slug', in: 'path', required: true, description: 'A tool slug (any case).', schema: { type: 'string', pattern: '^[A-Za-z0-9]+(-[A-Za-z0-9]+)*$', maxLength: 64 }, example: 'openai' },
+          { name: 'asOf', in: 'query', required: false, description: 'A day (YYYY-MM-DD: as at the end of that day, UTC) or a moment (YYYY-MM-DDThh:mm:ssZ).', schema: { type: 'string', pattern: '^\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}:\\d{2}(\\.\\d{1,3})?Z)?$' }, example: '2026-11-24' },
+        ],
         responses: {
-          200: ok('The listing.', ref('ToolDetailResponse')),
+          200: ok('The listing (with asOf: as it was then, and `asOf` echoed).', { oneOf: [ref('ToolDetailResponse'), ref('ToolAsOfResponse')] }),
           304: notModified,
-          404: problem('No listing has this slug.'),
+          400: problem('`asOf` is not a day or a UTC moment; `parameter` names it.'),
+          404: problem('No listing has this slug (or, with asOf, none had by then).'),
+          410: goneProblem('The listing was withdrawn from the directory or retired by its provider (or, with asOf, was withdrawn at that moment): `gone`, `since`, `reason` and `replacedBy` say when, why and what to use instead.'),
           414: responseRef('UriTooLong'),
+          503: unavailable,
+          ...everyOperation,
+        },
+      },
+    },
+    '/api/v1/tools/{slug}/history': {
+      get: {
+        operationId: 'getToolHistory',
+        tags: ['tools'],
+        summary: 'Every change of one listing, with values before and after',
+        description:
+          'From the event log: each publication, revision and withdrawal, newest first, with its time and version and, for a revision, each public field it changed with its value before and after. A withdrawn listing keeps its history. Pages of `limit`; `nextBefore` (and `_links.next`) leads to older changes.',
+        parameters: [
+          { name: 'slug', in: 'path', required: true, description: 'A tool slug (any case).', schema: { type: 'string', pattern: '^[A-Za-z0-9]+(-[A-Za-z0-9]+)*$', maxLength: 64 }, example: 'openai' },
+          { name: 'limit', in: 'query', required: false, description: `Changes per page: default ${HISTORY_DEFAULT_LIMIT}, at most ${HISTORY_MAX_LIMIT} (clamped).`, schema: { type: 'integer', minimum: 1, default: HISTORY_DEFAULT_LIMIT } },
+          { name: 'before', in: 'query', required: false, description: 'The `nextBefore` of the page before: changes below that version.', schema: { type: 'integer', minimum: 1 } },
+        ],
+        responses: {
+          200: ok('The changes, newest first.', ref('HistoryResponse')),
+          304: notModified,
+          400: problem('`limit` or `before` is malformed; `parameter` names it.'),
+          404: problem('No listing with this slug was ever published.'),
           503: unavailable,
           ...everyOperation,
         },

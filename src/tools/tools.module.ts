@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { EventStoreModule } from '../event-store/event-store.module';
 import { OperationsModule } from '../operations/operations.module';
 import { ReadModelsModule } from '../read-models/read-models.module';
 import { ListCategoriesController } from './categories/list-categories.controller';
@@ -11,11 +12,14 @@ import { ListToolsController } from './list/list-tools.controller';
 import { ListToolsHandler } from './list/list-tools.handler';
 import { SearchToolsController } from './search/search-tools.controller';
 import { SearchToolsHandler } from './search/search-tools.handler';
+import { ListingHistoryController } from './history/listing-history.controller';
+import { ListingHistoryHandler } from './history/listing-history.handler';
+import { ListingTimeline } from './timeline/listing-timeline';
 
 /** The reads under /api/v1/tools: one folder each, with its query, handler, controller and parameters. */
 @Module({
-  imports: [ReadModelsModule, OperationsModule],
-  controllers: [ListToolsController, SearchToolsController, CompareToolsController, ListCategoriesController, GetToolController],
-  providers: [ListToolsHandler, SearchToolsHandler, CompareToolsHandler, ListCategoriesHandler, GetToolHandler],
+  imports: [ReadModelsModule, OperationsModule, EventStoreModule],
+  controllers: [ListToolsController, SearchToolsController, CompareToolsController, ListCategoriesController, ListingHistoryController, GetToolController],
+  providers: [ListToolsHandler, SearchToolsHandler, CompareToolsHandler, ListCategoriesHandler, GetToolHandler, ListingHistoryHandler, ListingTimeline],
 })
 export class ToolsModule {}

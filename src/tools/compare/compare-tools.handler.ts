@@ -3,25 +3,47 @@ import { notFound } from '../../http/problem';
 import { ReadModels } from '../../read-models/read-models.service';
 import { API_PREFIX } from '../../rendering/listing-views';
 import { storedBody, StoredBody } from '../../rendering/stored-body';
+import type { ComparisonRow } from '../../contract/listing-views';
+import { GoneListing, ListingTimeline, retired } from '../timeline/listing-timeline';
 import { CompareToolsQuery } from './compare-tools.query';
 
-/** Puts the stored comparison rows side by side; unknown slugs are listed in `notFound`, never dropped. */
+/**
+ * Puts the stored comparison rows side by side; unknown slugs are listed in `notFound` and withdrawn or
+ * retired ones in `gone` (with when, why and successors), never dropped.
+ */
 @QueryHandler(CompareToolsQuery)
 export class CompareToolsHandler implements IQueryHandler<CompareToolsQuery, StoredBody> {
-  constructor(private readonly readModels: ReadModels) {}
+  constructor(
+    private readonly readModels: ReadModels,
+    private readonly timeline: ListingTimeline,
+  ) {}
 
   execute(query: CompareToolsQuery): Promise<StoredBody> {
     const { ids, url } = query;
     return this.readModels.response(url, async () => {
       const rows = await this.readModels.comparisons(ids);
-      const found = rows.filter((row): row is string => row !== null);
-      const notFoundIds = ids.filter((_, i) => rows[i] === null);
-      if (found.length === 0) {
-        throw notFound(`none of the requested tools is in the directory: ${notFoundIds.join(', ')}`, { notFound: notFoundIds });
+      const compared: string[] = [];
+      const comparedIds: string[] = [];
+      const gone: GoneListing[] = [];
+      const notFoundIds: string[] = [];
+      await Promise.all(
+        ids.map(async (id, i) => {
+          const row = rows[i];
+          const retiredListing = row !== null && row.includes('"retired"') ? retired(JSON.parse(row) as ComparisonRow) : null;
+          const withdrawn = row === null ? await this.timeline.withdrawn(id) : null;
+          if (retiredListing || withdrawn) gone[i] = (retiredListing ?? withdrawn)!;
+          else if (row === null) notFoundIds[i] = id;
+          else [compared[i], comparedIds[i]] = [row, id];
+        }),
+      );
+      const dense = <T>(list: T[]) => list.filter((item) => item !== undefined);
+      if (dense(compared).length === 0) {
+        const detail = `none of the requested tools is in the directory${dense(gone).length ? `; gone: ${dense(gone).map((g) => `${g.slug} (${g.status})`).join(', ')}` : ''}${dense(notFoundIds).length ? `; unknown: ${dense(notFoundIds).join(', ')}` : ''}`;
+        throw notFound(detail, { notFound: dense(notFoundIds), gone: dense(gone) });
       }
-      const links = { self: url, tools: ids.filter((_, i) => rows[i] !== null).map((id) => `${API_PREFIX}/tools/${id}`) };
+      const links = { self: url, tools: dense(comparedIds).map((id) => `${API_PREFIX}/tools/${id}`) };
       return storedBody(
-        `{"success":true,"total":${found.length},"compared":[${found.join(',')}],"notFound":${JSON.stringify(notFoundIds)},"_links":${JSON.stringify(links)}}`,
+        `{"success":true,"total":${dense(compared).length},"compared":[${dense(compared).join(',')}],"notFound":${JSON.stringify(dense(notFoundIds))},"gone":${JSON.stringify(dense(gone))},"_links":${JSON.stringify(links)}}`,
       );
     });
   }

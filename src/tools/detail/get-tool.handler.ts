@@ -1,20 +1,80 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { LRUCache } from 'lru-cache';
+import { CategoryCatalog } from '../../catalog/category-catalog';
+import type { ToolDetailResponse } from '../../contract/responses';
+import type { ErrorEntryDocument } from '../../error-reference/error-entry.document';
 import { notFound } from '../../http/problem';
 import { ReadModels } from '../../read-models/read-models.service';
-import { API_PREFIX } from '../../rendering/listing-views';
-import type { StoredBody } from '../../rendering/stored-body';
+import { CatalogState } from '../../rendering/catalog-state';
+import { API_PREFIX, renderListing } from '../../rendering/listing-views';
+import { splitEtag, storedBody, StoredBody } from '../../rendering/stored-body';
+import { goneProblem, GoneListing, ListingTimeline, retired } from '../timeline/listing-timeline';
 import { GetToolQuery } from './get-tool.query';
 
-/** The stored detail of a listing; an unknown slug is a 404 that suggests a search. */
+/**
+ * The stored detail of a listing. A listing that was withdrawn, or that its provider retired, answers 410
+ * naming when, why and what replaces it; an unknown slug is a 404 that suggests a search. With `asOf`, the
+ * listing as published at that moment, from the event log.
+ */
 @QueryHandler(GetToolQuery)
 export class GetToolHandler implements IQueryHandler<GetToolQuery, StoredBody> {
-  constructor(private readonly readModels: ReadModels) {}
+  /** Whether a detail body (by ETag) is of a retired listing: each body is read once. */
+  private readonly retiredByEtag = new LRUCache<string, GoneListing | false>({ max: 10_000 });
 
-  async execute({ slug }: GetToolQuery): Promise<StoredBody> {
+  constructor(
+    private readonly readModels: ReadModels,
+    private readonly timeline: ListingTimeline,
+    private readonly categories: CategoryCatalog,
+  ) {}
+
+  async execute({ slug, asOf }: GetToolQuery): Promise<StoredBody> {
+    if (asOf !== null) return this.asOf(slug, asOf);
     const stored = await this.readModels.detail(slug);
     if (!stored) {
-      throw notFound(`no tool with slug '${slug}'; search with ${API_PREFIX}/tools/search?q=${encodeURIComponent(slug)}`, { slug });
+      const gone = await this.timeline.withdrawn(slug);
+      throw gone ? goneProblem(gone) : notFound(`no tool with slug '${slug}'; search with ${API_PREFIX}/tools/search?q=${encodeURIComponent(slug)}`, { slug });
     }
+    const gone = this.retiredOf(stored);
+    if (gone) throw goneProblem(gone);
     return stored;
+  }
+
+  private retiredOf(stored: StoredBody): GoneListing | null {
+    let gone = this.retiredByEtag.get(stored.etag);
+    if (gone === undefined) {
+      gone = retired((JSON.parse(stored.body.toString()) as ToolDetailResponse).tool) ?? false;
+      this.retiredByEtag.set(stored.etag, gone);
+    }
+    return gone || null;
+  }
+
+  /**
+   * The listing as published at `moment`: its own fields as they were, the listings it named as similar
+   * and its provider's error entries as they are now (the log keeps each listing's past, not the
+   * catalog's arrangement around it). 404 when it had never been published by then; 410 when it was
+   * withdrawn at that moment.
+   */
+  private asOf(slug: string, moment: string): Promise<StoredBody> {
+    return this.readModels.response(`${API_PREFIX}/tools/${slug}?asOf=${moment}`, async () => {
+      const { document, existed, withdrawal } = await this.timeline.documentAt(slug, moment);
+      if (!document) {
+        if (existed && withdrawal) {
+          const data = withdrawal.data as { reason?: string | null; replacedBy?: string[] | null };
+          throw goneProblem({ slug, status: 'withdrawn', since: withdrawal.occurredAt, reason: data.reason ?? null, replacedBy: data.replacedBy ?? [] });
+        }
+        throw notFound(`'${slug}' had not been published by ${moment}; its history: ${API_PREFIX}/tools/${slug}/history`, { slug });
+      }
+      const state = new CatalogState();
+      const rows = await this.readModels.comparisons(document.similarApis);
+      for (const row of rows) if (row) state.setCard({ similarApis: [], ...(JSON.parse(row) as Omit<Parameters<CatalogState['setCard']>[0], 'similarApis'>) });
+      for (const entry of (await this.readModels.errorEntries()).map((json) => JSON.parse(json) as ErrorEntryDocument & { id: string })) {
+        if (entry.provider === slug) state.errors.set(entry.id, { ...entry, note: null });
+      }
+      const { detail } = renderListing(document, state, this.categories);
+      const body = JSON.parse(splitEtag(detail).body.toString()) as ToolDetailResponse;
+      body._links.self = `${API_PREFIX}/tools/${slug}?asOf=${moment}`;
+      body._links.history = `${API_PREFIX}/tools/${slug}/history`;
+      return storedBody(JSON.stringify({ success: true, asOf: moment, tool: body.tool, _links: body._links }));
+    });
   }
 }

@@ -1,11 +1,15 @@
 import { Query } from '@nestjs/cqrs';
 import type { StoredBody } from '../../rendering/stored-body';
 
-/** GET /api/v1/tools/{slug}: the whole listing (any case of the slug). */
+/** GET /api/v1/tools/{slug}: the whole listing (any case of the slug), now or as it was at `asOf`. */
 export class GetToolQuery extends Query<StoredBody> {
   readonly slug: string;
 
-  constructor(slug: string) {
+  constructor(
+    slug: string,
+    /** A moment (ISO 8601, UTC): the listing as published then; null for now. */
+    readonly asOf: string | null = null,
+  ) {
     super();
     this.slug = slug.toLowerCase();
   }
