@@ -7,6 +7,7 @@ import { AppConfig } from './config/app-config';
 import { CoreModule } from './core.module';
 import { DiscoveryModule } from './discovery/discovery.module';
 import { ErrorsModule } from './errors/errors.module';
+import { ExportModule } from './export/export.module';
 import { HealthModule } from './health/health.module';
 import { ProblemFilter } from './http/problem.filter';
 import { ImportModule } from './import/import.module';
@@ -39,6 +40,7 @@ export class AppModule {
         ToolsModule,
         ErrorsModule,
         ChangesModule,
+        ExportModule,
         McpModule,
         OpenApiModule,
         HealthModule,

@@ -184,6 +184,21 @@ export const changesResponseSchema = z.object({
   _links: linksSchema,
 });
 
+/** GET /api/v1/export: the whole catalog at one position of the log, and the change-feed cursor of that position. */
+export const exportSchema = z
+  .object({
+    success: ok,
+    schemaVersion: z.literal(1).describe('The version of this shape; a new one gets a new number.'),
+    asOf: z.string().meta({ format: 'date-time' }).nullable().describe('The moment asked for; null: as the directory is now.'),
+    cursor: z.string().describe('The change-feed cursor the export is consistent with: GET /api/v1/changes?since=<cursor> gives every change after it.'),
+    categories: z.array(categorySchema),
+    errors: z.array(errorEntrySchema),
+    tools: z.array(toolDetailSchema).describe('Every live listing, as its detail shows it.'),
+    total: count.describe('Listings in `tools`.'),
+    _links: linksSchema,
+  })
+  .describe('The whole catalog, consistent with a change-feed cursor.');
+
 export const serviceIndexSchema = z.object({
   success: ok,
   name: z.string(),
@@ -248,6 +263,7 @@ export const PUBLISHED_SCHEMAS = {
   ErrorsResponse: errorsResponseSchema,
   Change: changeSchema,
   ChangesResponse: changesResponseSchema,
+  Export: exportSchema,
   ServiceIndex: serviceIndexSchema,
   ApiCatalog: apiCatalogSchema,
   AiPluginManifest: aiPluginManifestSchema,

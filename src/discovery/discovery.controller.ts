@@ -8,6 +8,10 @@ import { agentsText, aiPluginManifest } from './agent-manifests';
 import { API_CATALOG_TYPE, apiCatalog } from './api-catalog';
 import { baseUrlOf } from './base-url';
 import { GetLlmsTextQuery } from './llms-txt.query';
+import { ListCategoriesQuery } from '../tools/categories/list-categories.query';
+import type { CategoriesResponse } from '../contract/responses';
+import { CACHE_CONTROL } from '../http/send-json';
+import { structuredData } from './structured-data';
 import { ENTRY_POINTS, SERVICE_INDEX, SERVICE_LINKS } from './service-index';
 
 const MARKDOWN = 'text/markdown; charset=utf-8';
@@ -57,6 +61,19 @@ export class DiscoveryController {
   @Get('.well-known/ai-plugin.json')
   plugin(@Req() request: FastifyRequest, @Res() reply: FastifyReply): FastifyReply {
     return sendJson(request, reply, aiPluginManifest(baseUrlOf(request, this.config)));
+  }
+
+  /** The public directory's text for language models: ours is llms-full.txt, to which this path leads. */
+  @Get('api/ai.txt')
+  aiTxt(@Res() reply: FastifyReply): FastifyReply {
+    return reply.header('cache-control', CACHE_CONTROL).redirect(ENTRY_POINTS.llmsFullTxt, 301);
+  }
+
+  /** schema.org data about the directory (where the public directory serves it): the site, its search, its categories with live counts. */
+  @Get('structured-data.json')
+  async structuredData(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
+    const categories = JSON.parse((await this.queries.execute(new ListCategoriesQuery())).body.toString()) as CategoriesResponse;
+    return sendBody(request, reply, structuredData(baseUrlOf(request, this.config), categories), 'application/ld+json; charset=utf-8');
   }
 
   @Get('robots.txt')

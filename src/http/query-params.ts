@@ -35,3 +35,18 @@ export function parseCategory(raw: string | undefined): string | null {
   return category === '' ? null : category;
 }
 
+
+/**
+ * A moment: a day (YYYY-MM-DD, meaning the end of that day, UTC) or a UTC time (YYYY-MM-DDThh:mm:ssZ,
+ * optionally with milliseconds), as an ISO string; null when not given; a 400 naming the parameter otherwise.
+ */
+export function parseMoment(raw: string | undefined, name: string): string | null {
+  const given = raw?.trim();
+  if (given === undefined || given === '') return null;
+  const moment = /^\d{4}-\d{2}-\d{2}$/.test(given) ? `${given}T23:59:59.999Z` : given;
+  const time = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/.test(moment) ? Date.parse(moment) : NaN;
+  if (Number.isNaN(time) || new Date(time).toISOString().slice(0, 10) !== moment.slice(0, 10)) {
+    throw badRequest(`'${name}' must be a day (YYYY-MM-DD) or a moment in UTC (YYYY-MM-DDThh:mm:ssZ), got '${given}'`, { parameter: name });
+  }
+  return new Date(time).toISOString();
+}

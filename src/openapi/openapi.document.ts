@@ -389,6 +389,68 @@ export const OPENAPI_DOCUMENT = {
         },
       },
     },
+    '/api/v1/export': {
+      get: {
+        operationId: 'exportCatalog',
+        tags: ['changes'],
+        summary: 'The whole catalog in one request, consistent with a change-feed cursor',
+        description:
+          'Every live listing\'s detail, the categories and the error reference, as of one position of the event log, with the change-feed `cursor` of that position: export once, then follow GET /api/v1/changes?since=<cursor>. Streamed (the service holds a share of the listings at a time), compressed as the client accepts, under a weak ETag naming the position (304 when it still matches). With `asOf`, the catalog as it was at that moment. Its JSON Schema: /api/v1/export.schema.json.',
+        parameters: [{ name: 'asOf', in: 'query', required: false, description: 'A day (YYYY-MM-DD: as at the end of that day, UTC) or a moment (YYYY-MM-DDThh:mm:ssZ).', schema: { type: 'string' }, example: '2026-11-24' }],
+        responses: {
+          200: ok('The catalog.', ref('Export')),
+          304: notModified,
+          400: problem('`asOf` is not a day or a UTC moment.'),
+          503: unavailable,
+          ...everyOperation,
+        },
+      },
+    },
+    '/api/v1/export.schema.json': {
+      get: {
+        operationId: 'getExportSchema',
+        tags: ['changes'],
+        summary: 'The JSON Schema (draft 2020-12) of the export',
+        description: 'Made from the same schema as the export itself; `schemaVersion` in the export names its version.',
+        responses: { 200: ok('A JSON Schema.', { type: 'object', required: ['$schema', 'type', 'properties'] }), 304: notModified, ...everyOperation },
+      },
+    },
+    '/api/data': {
+      get: {
+        operationId: 'getPublicDirectoryData',
+        tags: ['discovery'],
+        summary: 'The catalog in the shape the public directory serves at /api/data (also /api/data.json)',
+        description: 'A JSON array of every live listing (its detail fields), each with `_meta` { totalApis, siteDescription, siteUrl, bilingual, lastUpdated }, for clients of the public directory. New clients should use /api/v1/export.',
+        responses: { 200: ok('The listings.', { type: 'array', items: { type: 'object', required: ['slug', 'name', '_meta'] } }), 304: notModified, 503: unavailable, ...everyOperation },
+      },
+    },
+    '/api/data.json': {
+      get: {
+        operationId: 'getPublicDirectoryDataJson',
+        tags: ['discovery'],
+        summary: 'The same as /api/data',
+        description: 'The public directory serves the same array at both paths; so does this one.',
+        responses: { 200: ok('The listings.', { type: 'array', items: { type: 'object', required: ['slug', 'name', '_meta'] } }), 304: notModified, 503: unavailable, ...everyOperation },
+      },
+    },
+    '/structured-data.json': {
+      get: {
+        operationId: 'getStructuredData',
+        tags: ['discovery'],
+        summary: 'schema.org data about the directory (JSON-LD)',
+        description: 'The site with its search action, its categories with the number of listings each holds now (the counts of GET /api/v1/tools/categories), and the catalog as a dataset.',
+        responses: { 200: { description: 'JSON-LD.', headers: cached, content: { 'application/ld+json': { schema: { type: 'object', required: ['@context', '@graph'] } } } }, 304: notModified, 503: unavailable, ...everyOperation },
+      },
+    },
+    '/api/ai.txt': {
+      get: {
+        operationId: 'getAiTxt',
+        tags: ['discovery'],
+        summary: "The public directory's text for language models: moved to /llms-full.txt",
+        description: 'Answers 301 with Location: /llms-full.txt, which holds every listing in full for a language model.',
+        responses: { 301: { description: 'Moved permanently to /llms-full.txt.', headers: { Location: { description: '/llms-full.txt', schema: str } } }, ...everyOperation },
+      },
+    },
   },
   components: {
     responses: {

@@ -33,12 +33,7 @@ export interface RenderedListing {
 export function renderListing(listing: ListingDocument, state: CatalogState, categories: CategoryCatalog): RenderedListing {
   const fields = viewOf(listing, categories.get(listing.category));
   const { similar, compared, filledFrom, uses } = relatedListings(listing, state);
-  const tool = {
-    ...pick(fields, DETAIL_FIELDS),
-    similarApis: similar.map((card) => pick(card, SIMILAR_API_FIELDS)),
-    pricingComparison: compared.map((card) => pick(card, PRICING_COMPARISON_FIELDS)),
-    errors: state.errorsOf(listing.slug).map(servedErrorFields),
-  };
+  const tool = detailTool(listing, state, categories);
   const links = {
     self: `${API_PREFIX}/tools/${listing.slug}`,
     category: `${API_PREFIX}/tools/search?category=${listing.category}`,
@@ -52,6 +47,17 @@ export function renderListing(listing: ListingDocument, state: CatalogState, cat
     comparison: JSON.stringify(pick({ ...fields, referralUrl: listing.website }, COMPARISON_FIELDS)),
     uses,
     filledFrom,
+  };
+}
+
+/** The detail's `tool`: the listing's fields, the listings it shows, its provider's error entries. */
+export function detailTool(listing: ListingDocument, state: CatalogState, categories: CategoryCatalog): Record<string, unknown> {
+  const { similar, compared } = relatedListings(listing, state);
+  return {
+    ...pick(viewOf(listing, categories.get(listing.category)), DETAIL_FIELDS),
+    similarApis: similar.map((card) => pick(card, SIMILAR_API_FIELDS)),
+    pricingComparison: compared.map((card) => pick(card, PRICING_COMPARISON_FIELDS)),
+    errors: state.errorsOf(listing.slug).map(servedErrorFields),
   };
 }
 

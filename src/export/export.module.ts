@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { EventStoreModule } from '../event-store/event-store.module';
+import { ReadModelsModule } from '../read-models/read-models.module';
+import { CatalogExport } from './catalog-export';
+import { ExportController } from './export.controller';
+
+/** GET /api/v1/export (the whole catalog, consistent with a change-feed cursor), its JSON Schema, and /api/data. */
+@Module({
+  imports: [ReadModelsModule, EventStoreModule],
+  controllers: [ExportController],
+  providers: [CatalogExport],
+})
+export class ExportModule {}

@@ -1,0 +1,112 @@
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { PublishListingCommand } from '../src/listings/commands/publish-listing/publish-listing.command';
+import { WithdrawListingCommand } from '../src/listings/commands/withdraw-listing/withdraw-listing.command';
+import { parseListing, type ListingDocument } from '../src/listings/listing.document';
+import { getJson, RunningService, startService } from './support/harness';
+
+/**
+ * The whole catalog in one request, as a mirror uses it: an export is valid against its own JSON Schema,
+ * names the change-feed cursor it is consistent with, and an export replayed with the feed after its
+ * cursor equals a later export. The public directory's /api/data serves the same listings in its shape.
+ */
+let service: RunningService;
+const get = (path: string, headers: Record<string, string> = {}) => getJson(`${service.baseUrl}${path}`, headers);
+const fixture = (slug: string): ListingDocument => parseListing(parse(readFileSync(`fixtures/listings/${slug}.yaml`, 'utf8'))).listing!;
+type Tool = Record<string, unknown> & { slug: string };
+/** What a listing says of itself (what it shows of other listings changes with them, without a change of its own). */
+const own = ({ similarApis, pricingComparison, errors, ...fields }: Tool) => fields;
+
+beforeAll(async () => {
+  service = await startService('export');
+  expect((await service.ingest(['fixtures'])).problems).toEqual([]);
+});
+afterAll(() => service?.close());
+
+it('is valid against its own JSON Schema, with every listing, category and error entry', async () => {
+  const schema = (await get('/api/v1/export.schema.json')).body;
+  const ajv = new Ajv2020({ strict: false, allErrors: true });
+  addFormats(ajv);
+  const validate = ajv.compile(schema);
+  const { status, body } = await get('/api/v1/export');
+  expect(status).toBe(200);
+  if (!validate(body)) throw new Error(ajv.errorsText(validate.errors));
+  expect(body).toMatchObject({ success: true, schemaVersion: 1, asOf: null, total: 127 });
+  expect(body.tools).toHaveLength(127);
+  expect(body.errors).toHaveLength(15);
+  expect(body.categories.reduce((sum: number, c: { count: number }) => sum + c.count, 0)).toBe(127);
+  // Each listing as its detail shows it.
+  const detail = (await get('/api/v1/tools/openai')).body.tool;
+  expect(body.tools.find((tool: Tool) => tool.slug === 'openai')).toEqual(detail);
+  expect(body._links.changes).toBe(`/api/v1/changes?since=${body.cursor}`);
+});
+
+it('answers 304 while nothing changed, and is compressed when asked', async () => {
+  const first = await fetch(`${service.baseUrl}/api/v1/export`);
+  const etag = first.headers.get('etag')!;
+  await first.arrayBuffer();
+  expect(etag).toMatch(/^W\/"export-/);
+  expect((await fetch(`${service.baseUrl}/api/v1/export`, { headers: { 'if-none-match': etag } })).status).toBe(304);
+  const gzipped = await fetch(`${service.baseUrl}/api/v1/export`, { headers: { 'accept-encoding': 'gzip' } });
+  expect(gzipped.headers.get('content-encoding')).toBe('gzip');
+  expect((await gzipped.json()).total).toBe(127);
+});
+
+it('replayed with the change feed after its cursor, equals a later export', async () => {
+  const before = (await get('/api/v1/export')).body;
+  const listing = fixture('assemblyai');
+  await service.command(new PublishListingCommand({ ...listing, popularity: listing.popularity === 70 ? 71 : 70, pricing: `${listing.pricing} (re-checked)` }, { actor: 'editor' }));
+  await service.command(new WithdrawListingCommand('gladia', 'editor', 'closed', ['deepgram']));
+  const added = { ...fixture('cartesia'), slug: 'cartesia-labs', name: 'Cartesia Labs Voice', aliases: [] };
+  await service.command(new PublishListingCommand(added, { actor: 'editor' }));
+  const after = (await get('/api/v1/export')).body;
+
+  // The mirror: the first export, then each change of the feed after its cursor, fetched as a mirror would.
+  const mirror = new Map<string, Tool>(before.tools.map((tool: Tool) => [tool.slug, tool]));
+  const feed = (await get(`/api/v1/changes?since=${before.cursor}&limit=1000`)).body;
+  expect(feed.changes.map((c: { type: string; id: string }) => `${c.type} ${c.id}`)).toEqual(['revised assemblyai', 'withdrawn gladia', 'published cartesia-labs']);
+  for (const change of feed.changes) {
+    const { status, body } = await get(change._links.self);
+    if (status === 200) mirror.set(body.tool.slug, body.tool);
+    else mirror.delete(change.id);
+  }
+  expect(feed.nextCursor).toBe(after.cursor);
+  const mirrored = [...mirror.values()].map(own).sort((a, b) => String(a.slug).localeCompare(String(b.slug)));
+  const exported = (after.tools as Tool[]).map(own).sort((a, b) => String(a.slug).localeCompare(String(b.slug)));
+  expect(mirrored).toEqual(exported);
+  expect(after.total).toBe(127);
+
+  // asOf: the catalog as it was before those changes.
+  const moment = feed.changes[0].occurredAt;
+  const earlier = (await get(`/api/v1/export?asOf=${encodeURIComponent(new Date(Date.parse(moment) - 1).toISOString())}`)).body;
+  expect(earlier.cursor).toBe(before.cursor);
+  expect((earlier.tools as Tool[]).map(own)).toEqual((before.tools as Tool[]).map(own));
+});
+
+it("serves the public directory's /api/data shape from the same listings", async () => {
+  const exported = (await get('/api/v1/export')).body;
+  for (const path of ['/api/data', '/api/data.json']) {
+    const { status, body } = await get(path);
+    expect(status).toBe(200);
+    expect(Array.isArray(body)).toBe(true);
+    expect(body).toHaveLength(exported.total);
+    const { _meta, ...tool } = body.find((t: Tool) => t.slug === 'openai');
+    expect(tool).toEqual(exported.tools.find((t: Tool) => t.slug === 'openai'));
+    expect(_meta).toEqual({ totalApis: exported.total, siteDescription: expect.any(String), siteUrl: '/', bilingual: ['en', 'zh'], lastUpdated: tool.lastUpdated });
+  }
+});
+
+it('leads /api/ai.txt to llms-full.txt, and describes the directory at /structured-data.json', async () => {
+  const moved = await fetch(`${service.baseUrl}/api/ai.txt`, { redirect: 'manual' });
+  expect(moved.status).toBe(301);
+  expect(moved.headers.get('location')).toBe('/llms-full.txt');
+  const { body, headers } = await get('/structured-data.json');
+  expect(headers.get('content-type')).toMatch(/^application\/ld\+json/);
+  const categories = (await get('/api/v1/tools/categories')).body.categories;
+  const list = body['@graph'].find((node: { '@type': string }) => node['@type'] === 'ItemList');
+  expect(list.itemListElement.map((item: { name: string; description: string }) => [item.name, item.description])).toEqual(
+    categories.map((c: { name: string; count: number }) => [c.name, `${c.count} APIs`]),
+  );
+});
