@@ -37,7 +37,8 @@ async function main(): Promise<void> {
   for (const problem of problems) console.error(formatProblem(problem));
   for (const warning of warnings) console.error(formatProblem(warning));
   const counts = `${content.listings.length} listings, ${content.errorEntries.length} error entries, ${categories.all.length} categories`;
-  const due = warnings.length > 0 ? `; ${warnings.length} listing(s) last checked more than ${STALE_AFTER_DAYS} days ago, listed above as warnings` : '';
+  const stale = new Set(warnings.map((warning) => warning.file)).size;
+  const due = stale > 0 ? `; ${stale} listing(s) last checked more than ${STALE_AFTER_DAYS} days ago, listed above as warnings with their facts` : '';
   if (problems.length > 0) {
     console.error(`content check failed: ${problems.length} problem(s) in ${counts}${due}`);
     process.exit(1);

@@ -174,7 +174,7 @@ describe('the change feed', () => {
     expect(JSON.stringify(polled)).not.toContain('jane');
     // What the feed shows, the details show.
     expect((await getJson(`${service.baseUrl}/api/v1/tools/cartesia`)).body.tool.pricing).toBe(`${before.pricing} (re-checked)`);
-    expect((await getJson(`${service.baseUrl}/api/v1/tools/chroma`)).status).toBe(404);
+    expect((await getJson(`${service.baseUrl}/api/v1/tools/chroma`)).status).toBe(410);
 
     // Polling again from the new cursor: nothing new, same cursor; an unchanged answer is a 304.
     const idle = await changesPage({ since: polled.nextCursor });
@@ -234,8 +234,9 @@ describe('the change feed', () => {
             continue;
           }
           const detail = await getJson(`${service.baseUrl}${change._links.self}`);
-          expect([200, 404]).toContain(detail.status);
-          if (detail.status === 404) mirror.delete(change.id);
+          // A withdrawn listing answers 410 (gone, naming its successors), never 200.
+          expect([200, 410]).toContain(detail.status);
+          if (detail.status === 410) mirror.delete(change.id);
           else mirror.set(change.id, detail.body.tool);
         } else {
           const list = await getJson(`${service.baseUrl}${change._links.self}`);

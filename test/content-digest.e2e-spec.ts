@@ -44,9 +44,9 @@ afterAll(async () => {
 });
 
 /** An import, and how many aggregates it read in full. */
-async function ingestCounting(paths: string[], actor = 'test'): Promise<{ report: ImportReport; reads: number }> {
+async function ingestCounting(paths: string[], actor = 'test', republish = false): Promise<{ report: ImportReport; reads: number }> {
   const before = reads;
-  const report = await service.ingest(paths, actor);
+  const report = await service.ingest(paths, actor, { republish });
   expect(report.problems).toEqual([]);
   return { report, reads: reads - before };
 }
@@ -141,7 +141,11 @@ it('withdrawing drops the digest; publishing the file again is a publication', a
   const withdrawn = await service.app.get(CommandBus).execute(new WithdrawListingCommand('replicate', 'test'));
   expect(withdrawn.outcome).toBe('withdrawn');
   expect((await digests())[`${LISTING_AGGREGATE}:replicate`]).toBeUndefined();
-  const { report } = await ingestCounting(['fixtures/listings/replicate.yaml']);
+  // A withdrawn listing comes back only when the editor says so.
+  expect((await ingestCounting(['fixtures/listings/replicate.yaml'])).report.refused).toEqual([
+    { file: 'fixtures/listings/replicate.yaml', field: '(file)', reason: 'listing replicate was withdrawn: run ingest --republish to publish it again, or remove the file' },
+  ]);
+  const { report } = await ingestCounting(['fixtures/listings/replicate.yaml'], 'test', true);
   expect(outcomes(report)).toEqual(['replicate:published']);
   expect((await digests())[`${LISTING_AGGREGATE}:replicate`]).toBe(`3:${documentDigest(parseListing(fixtureDoc('replicate')).listing!)}`);
 });

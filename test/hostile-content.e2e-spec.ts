@@ -148,7 +148,7 @@ describe('files ingest refuses on their own', () => {
     const before = await streamLength();
     const run = await runCli(namespace, ['ingest', file]);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(new RegExp(`^${file}: \\(file\\): not valid JSON: the key "name" is given twice in one object \\(line \\d+, column \\d+\\)`, 'm'));
+    expect(run.stderr).toMatch(new RegExp(`^${file}: \\(file\\): not valid JSON: the key "name" is given twice in one object \\(line \\d+\\)`, 'm'));
     expect(await streamLength()).toBe(before);
     const folder = join(work, 'json-content');
     cpSync('fixtures', folder, { recursive: true });

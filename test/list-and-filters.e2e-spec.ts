@@ -75,7 +75,7 @@ describe('GET /api/v1/tools', () => {
     const again = await get(first.body._links.next);
     expect(again.body.tools.map((t: Summary) => t.slug)).toEqual(second.body.tools.map((t: Summary) => t.slug));
     expect(again.body.total).toBe(126);
-    expect((await service.ingest([`fixtures/listings/${gone}.yaml`])).results[0].outcome).toBe('published');
+    expect((await service.ingest([`fixtures/listings/${gone}.yaml`], 'test', { republish: true })).results[0].outcome).toBe('published');
   });
 
   it('narrows by category and by the facts agents decide by, and echoes them', async () => {

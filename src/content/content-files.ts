@@ -1,12 +1,12 @@
 import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
 import { basename, extname, join } from 'node:path';
-import { parse, parseDocument } from 'yaml';
+import { parse } from 'yaml';
 import { documentDigest } from '../event-store/content-digest';
 import { ErrorEntryDocument, errorEntryId, parseErrorEntry } from '../error-reference/error-entry.document';
 import { ListingDocument, parseListing } from '../listings/listing.document';
 import type { CategoryCatalog } from '../catalog/category-catalog';
 import { catalogRules, domainRule, errorEntryRules, listingRules } from './content-rules';
-import { firstInvalidUtf8, lineAt, MAX_FILE_BYTES, MAX_NESTING_DEPTH, nestingProblem } from './file-checks';
+import { firstInvalidUtf8, lineAt, MAX_FILE_BYTES, MAX_NESTING_DEPTH, nestingProblem, repeatedKey } from './file-checks';
 import { textProblems } from './text-rules';
 
 /** A problem with an editor's file, reported as `file: field: reason`. */
@@ -147,8 +147,9 @@ export function readContentFile(file: string): FileReading {
     return refuse('(file)', `not valid ${format}: ${message.split('\n')[0]}`);
   }
   if (format === 'JSON') {
-    const twice = repeatedJsonKey(text);
-    if (twice) return refuse('(file)', twice);
+    // YAML refuses a key given twice; JSON.parse keeps the last value without a word.
+    const twice = repeatedKey(text);
+    if (twice) return refuse('(file)', `not valid JSON: the key ${JSON.stringify(twice.key)} is given twice in one object (line ${twice.line}); only one value can count`);
   }
   const shape = nestingProblem(plain);
   if (shape) return refuse(shape.field, shape.reason);
@@ -193,17 +194,6 @@ export function readContentFile(file: string): FileReading {
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
-/**
- * A key given twice in one JSON object, as a reason, or null. JSON.parse keeps the last value without a
- * word; YAML refuses a repeated key, and so does this for JSON (the YAML parser reads JSON and says where).
- */
-function repeatedJsonKey(text: string): string | null {
-  const error = parseDocument(text, { uniqueKeys: true }).errors.find((e) => e.code === 'DUPLICATE_KEY');
-  if (!error) return null;
-  const key = /^"(?:[^"\\]|\\.)*"/.exec(text.slice(error.pos[0]))?.[0] ?? 'a key';
-  const at = error.linePos?.[0];
-  return `not valid JSON: the key ${key} is given twice in one object${at ? ` (line ${at.line}, column ${at.col})` : ''}; only one value can count`;
-}
 
 /**
  * The file's bytes, or its size when that is over `limit`: the size is read from the open file, so a huge

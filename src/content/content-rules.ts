@@ -411,7 +411,27 @@ export { STALE_AFTER_DAYS };
  */
 export function staleListings(listings: LoadedListing[], today: Date, days = STALE_AFTER_DAYS): ContentProblem[] {
   const limit = today.getTime() - days * 86_400_000;
-  return listings
-    .filter(({ listing }) => new Date(`${listing.lastUpdated}T00:00:00Z`).getTime() < limit)
-    .map(({ file, listing }) => ({ file, field: 'lastUpdated', reason: `older than ${days} days (${listing.lastUpdated}); re-check its facts` }));
+  const old = (day: string) => new Date(`${day}T00:00:00Z`).getTime() < limit;
+  const warnings: ContentProblem[] = [];
+  for (const { file, listing } of listings) {
+    if (!old(listing.lastUpdated)) continue;
+    warnings.push({ file, field: 'lastUpdated', reason: `older than ${days} days (${listing.lastUpdated}); re-check its facts` });
+    // Each sourced fact whose check is that old, so the editor knows which pages to open again.
+    for (const [field, source] of sourcesOf(listing)) {
+      if (old(source.checked)) warnings.push({ file, field, reason: `checked ${source.checked}, more than ${days} days ago; re-check it at ${source.url}` });
+    }
+  }
+  return warnings;
+}
+
+/** Every source of a listing's facts as data, by the field that holds it. */
+function sourcesOf(listing: ListingDocument): Array<[string, SourceView]> {
+  const found: Array<[string, SourceView | null | undefined]> = [
+    ['lifecycle.source', listing.lifecycle?.source],
+    ['prices.source', listing.prices?.source],
+    ['rateLimits.source', listing.rateLimits?.source],
+    ...Object.entries(listing.sources ?? {}).map(([fact, source]) => [`sources.${fact}`, source] as [string, SourceView | null]),
+    ...(listing.models ?? []).flatMap((model, i) => [[`models.${i}.source`, model.source], [`models.${i}.lifecycle.source`, model.lifecycle.source]] as Array<[string, SourceView | null]>),
+  ];
+  return found.filter((entry): entry is [string, SourceView] => Boolean(entry[1]));
 }

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { firstInvalidUtf8, lineAt, nestingProblem } from './file-checks';
+import { firstInvalidUtf8, lineAt, nestingProblem, repeatedKey } from './file-checks';
 
 describe('firstInvalidUtf8', () => {
   const strict = new TextDecoder('utf-8', { fatal: true });
@@ -70,5 +70,17 @@ describe('nestingProblem', () => {
     expect(nestingProblem(loop)?.reason).toMatch(/contains itself/);
     const shared = ['x', 'y'];
     expect(nestingProblem({ features: shared, sdks: shared })).toBeNull();
+  });
+});
+
+describe('repeatedKey', () => {
+  it('finds a key given twice in one object, at any depth, with its line', () => {
+    expect(repeatedKey('{"a": 1,\n "b": {"c": 2,\n "c": 3}}')).toEqual({ key: 'c', line: 3 });
+    expect(repeatedKey('{"a": 1, "a": 2}')).toEqual({ key: 'a', line: 1 });
+    expect(repeatedKey('{"k\\"ey": 1, "k\\"ey": 2}')).toEqual({ key: 'k"ey', line: 1 });
+  });
+  it('finds none where keys repeat only across objects, or values repeat', () => {
+    expect(repeatedKey('[{"a": 1}, {"a": 2}]')).toBeNull();
+    expect(repeatedKey('{"a": {"a": "a"}, "b": ["a", "a"], "c": "{\\"a\\":1,\\"a\\":2}"}')).toBeNull();
   });
 });

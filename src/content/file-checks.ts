@@ -76,3 +76,37 @@ export function nestingProblem(value: unknown, limit = MAX_NESTING_DEPTH): { fie
   };
   return visit(value, '', 1);
 }
+
+/**
+ * The first key given twice in one object of a JSON text that parses (JSON.parse keeps the last value
+ * without a word), with the line it is on; null when there is none. One pass over the text: a stack of
+ * the keys seen in each open object.
+ */
+export function repeatedKey(json: string): { key: string; line: number } | null {
+  const objects: Array<Set<string> | null> = [];
+  let line = 1;
+  let expectKey = false;
+  for (let i = 0; i < json.length; i++) {
+    const c = json[i];
+    if (c === '\n') line++;
+    else if (c === '{') {
+      objects.push(new Set());
+      expectKey = true;
+    } else if (c === '[') objects.push(null);
+    else if (c === '}' || c === ']') objects.pop();
+    else if (c === ',') expectKey = objects[objects.length - 1] !== null;
+    else if (c === '"') {
+      let end = i + 1;
+      while (json[end] !== '"') end += json[end] === '\\' ? 2 : 1;
+      if (expectKey) {
+        const key = JSON.parse(json.slice(i, end + 1)) as string;
+        const seen = objects[objects.length - 1]!;
+        if (seen.has(key)) return { key, line };
+        seen.add(key);
+        expectKey = false;
+      }
+      i = end;
+    }
+  }
+  return null;
+}

@@ -8,7 +8,7 @@ import { EventStore } from '../../src/event-store/event-store.service';
 import { ProjectionRunner } from '../../src/projections/projection-runner.service';
 import { createApp } from '../../src/bootstrap';
 import { AppConfig } from '../../src/config/app-config';
-import { ImportCatalogCommand, ImportReport } from '../../src/import/import-catalog.command';
+import { ImportCatalogCommand, ImportOptions, ImportReport } from '../../src/import/import-catalog.command';
 import { drainAndClose } from '../../src/operations/shutdown';
 import { deleteMatching } from '../../src/redis/delete-matching';
 
@@ -47,7 +47,7 @@ export interface RunningService {
   config: AppConfig;
   baseUrl: string;
   namespace: string;
-  ingest(paths: string[], actor?: string): Promise<ImportReport>;
+  ingest(paths: string[], actor?: string, options?: ImportOptions): Promise<ImportReport>;
   /** Sends a command on the service's CommandBus, then waits until its read models show everything appended. */
   command<R>(command: Command<R>): Promise<R>;
   close(): Promise<void>;
@@ -66,7 +66,7 @@ export async function startService(label: string, overrides: Record<string, stri
     config,
     namespace,
     baseUrl: `http://127.0.0.1:${address.port}`,
-    ingest: (paths, actor = 'test') => app.get(CommandBus).execute(new ImportCatalogCommand(paths, actor)),
+    ingest: (paths, actor = 'test', options = {}) => app.get(CommandBus).execute(new ImportCatalogCommand(paths, actor, false, options)),
     command: async (command) => {
       const result = await app.get(CommandBus).execute(command);
       const projected = await app.get(ProjectionRunner).waitUntilProjected(await app.get(EventStore).lastPosition(), 30_000);

@@ -69,9 +69,18 @@ export function generateCatalog(count: number, seed = 42, templates = loadFixtur
       // Claude...) are never copied.
       aliases: [`${title} Platform`, `${title} 服务`],
       similarApis: [...similar],
-      lastUpdated: '2026-11-20',
+      // The template's facts as data, their sources moved to the listing's own host (sources must be on its domains).
+      ...onHost(template, `docs.${host}`),
     };
   });
+}
+
+/** A listing's sources (and migration links) pointed at `host`, the rest of its facts as data kept. */
+function onHost(template: ListingDocument, host: string): Pick<ListingDocument, 'lifecycle' | 'models' | 'prices' | 'rateLimits' | 'sources' | 'lastUpdated'> {
+  const moved = JSON.parse(JSON.stringify({ lifecycle: template.lifecycle, models: template.models, prices: template.prices, rateLimits: template.rateLimits, sources: template.sources }), (key, value) =>
+    (key === 'url' || key === 'migrationUrl') && typeof value === 'string' ? value.replace(/^https:\/\/[^/]+/, `https://${host}`) : value,
+  );
+  return { ...moved, lastUpdated: template.lastUpdated };
 }
 
 /** Writes a catalog as JSON listing files (what a bulk import from another system would produce). */

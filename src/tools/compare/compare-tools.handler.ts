@@ -38,7 +38,8 @@ export class CompareToolsHandler implements IQueryHandler<CompareToolsQuery, Sto
       );
       const dense = <T>(list: T[]) => list.filter((item) => item !== undefined);
       if (dense(compared).length === 0) {
-        const detail = `none of the requested tools is in the directory${dense(gone).length ? `; gone: ${dense(gone).map((g) => `${g.slug} (${g.status})`).join(', ')}` : ''}${dense(notFoundIds).length ? `; unknown: ${dense(notFoundIds).join(', ')}` : ''}`;
+        const goneNote = dense(gone).map((g) => `${g.slug} (${g.status}${g.replacedBy.length ? `, replaced by ${g.replacedBy.join(', ')}` : ''})`);
+        const detail = `none of the requested tools is in the directory: ${[...dense(notFoundIds), ...goneNote].join(', ')}`;
         throw notFound(detail, { notFound: dense(notFoundIds), gone: dense(gone) });
       }
       const links = { self: url, tools: dense(comparedIds).map((id) => `${API_PREFIX}/tools/${id}`) };

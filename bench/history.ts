@@ -1,0 +1,82 @@
+import { Redis } from 'ioredis';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { syntheticFolder } from './lib/catalogs';
+import { load } from './lib/load';
+import { runCli, startRedis, startService, stop } from './lib/processes';
+
+/**
+ * `npm run bench:history`: facts over time at scale. A catalog of 10,000 synthetic listings plus the 127
+ * real ones, each revised until it has ten versions (about 101,000 events); then, with the read cache off,
+ * one client asking listings' histories and listings as of a moment (p50 target under 20 ms), and the
+ * whole-catalog export: how long it takes, how large it is, and how much the serving process's memory
+ * grows while it streams (target: less than the export's size).
+ * Options: --size=10000 --versions=10 --seconds=5
+ */
+const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
+const SIZE = Number(args.size ?? 10_000);
+const VERSIONS = Number(args.versions ?? 10);
+const SECONDS = Number(args.seconds ?? 5);
+const log = (line: string) => console.error(`[bench:history] ${line}`);
+
+/** Resident memory of a process, in bytes (from ps: the figure the operating system charges it). */
+function rss(pid: number): number {
+  return Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)], { encoding: 'utf8' }).trim()) * 1024;
+}
+
+async function main(): Promise<void> {
+  const redis = await startRedis();
+  const admin = new Redis(redis.url);
+  const env = { REDIS_URL: redis.url, REDIS_NAMESPACE: 'history' };
+  const source = syntheticFolder(SIZE, log);
+  const folder = join('bench', '.data', `history-${SIZE}`);
+  rmSync(folder, { recursive: true, force: true });
+  mkdirSync(folder, { recursive: true });
+  const files = readdirSync(source).map((file) => ({ file, listing: JSON.parse(readFileSync(join(source, file), 'utf8')) as Record<string, unknown> }));
+  for (let version = 1; version <= VERSIONS; version++) {
+    // Each round revises every listing (its pricing names the round): version n of each, n rounds in all.
+    for (const { file, listing } of files) writeFileSync(join(folder, file), JSON.stringify(version === 1 ? listing : { ...listing, pricing: `${listing.pricing} (round ${version})` }));
+    const run = await runCli(version === 1 ? ['fixtures', folder] : [folder], env);
+    log(`round ${version}: ${run.ms} ms`);
+  }
+  const events = await admin.xlen('{history:es}:events');
+  log(`${events} events`);
+  const service = await startService({ ...env, PROJECTOR: 'off', READ_CACHE: 'off' });
+  const slugs = files.map(({ listing }) => listing.slug as string).sort(() => Math.random() - 0.5).slice(0, 500);
+  const firstEvent = (await admin.xrange('{history:es}:events', '-', '+', 'COUNT', 1))[0][0];
+  const midway = new Date(Number(firstEvent.split('-')[0]) + 1000).toISOString();
+  const rows = ['| read | listings | events | conns | rps | p50 ms | p99 ms | errors + non-2xx |', '|---|---:|---:|---:|---:|---:|---:|---:|'];
+  for (const [name, paths] of [
+    ['history', slugs.map((slug) => `/api/v1/tools/${slug}/history`)],
+    ['asOf', slugs.map((slug) => `/api/v1/tools/${slug}?asOf=${midway}`)],
+    ['detail (for scale)', slugs.map((slug) => `/api/v1/tools/${slug}`)],
+  ] as const) {
+    const result = await load(service.url, [...paths], 1, SECONDS);
+    rows.push(`| ${name} | ${(SIZE + 127).toLocaleString('en')} | ${events.toLocaleString('en')} | 1 | ${Math.round(result.rps)} | ${result.p50} | ${result.p99} | ${result.errors + result.non2xx} |`);
+    log(rows[rows.length - 1]);
+  }
+  // The export: its size, its time, and the serving process's resident memory before and at its peak.
+  const pid = service.child.pid!;
+  const before = rss(pid);
+  let peak = before;
+  const sampler = setInterval(() => (peak = Math.max(peak, rss(pid))), 50);
+  const started = Date.now();
+  const response = await fetch(`${service.url}/api/v1/export`);
+  let bytes = 0;
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.length;
+  const ms = Date.now() - started;
+  clearInterval(sampler);
+  const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
+  const exportRow = `| export | ${(SIZE + 127).toLocaleString('en')} listings | ${mb(bytes)} MB in ${ms} ms | resident memory ${mb(before)} MB before, ${mb(peak)} MB at most during it: grew ${mb(peak - before)} MB |`;
+  log(exportRow);
+  await stop(service.child);
+  await admin.quit();
+  await stop(redis.child);
+  console.log([...rows, '', '| export | catalog | size and time | serving process |', '|---|---|---|---|', exportRow].join('\n'));
+}
+
+void main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
