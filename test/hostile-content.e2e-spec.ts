@@ -67,6 +67,17 @@ const CASES: Case[] = [
   { what: 'an all-Cyrillic lookalike of another listing', base: 'runway', change: (d) => (d.name = '\u041e\u0440\u0435\u043f\u0410\u0406'), field: 'name', reason: /nearly the same as 'OpenAI API'/ },
   { what: 'a name nearly the same as another listing', base: 'cartesia', change: (d) => (d.name = 'Anthropic Claud'), field: 'name', reason: /nearly the same as 'Anthropic Claude API'/ },
   { what: "an alias that is another listing's name", base: 'mixedbread', change: (d) => d.aliases.push('Pinecone'), field: 'aliases.\\d+', reason: /name or slug of another listing/ },
+  // Facts as data: sources, lifecycles, models and the day they were checked.
+  { what: "a price source off the provider's domains", base: 'tavily', change: (d) => (d.prices.source.url = 'https://pricing-mirror.example.com/tavily'), field: 'prices.source.url', reason: /not on the provider's domains .*offDomainReason/ },
+  { what: 'a deprecation without the announcement', base: 'exa', change: (d) => (d.lifecycle = { status: 'deprecated' }), field: 'lifecycle.source', reason: /a deprecated status needs the announcement/ },
+  { what: 'a retirement without its day', base: 'neon', change: (d) => (d.lifecycle = { status: 'retired', source: { url: d.website, checked: '2026-11-26' } }), field: 'lifecycle.retiresAt', reason: /needs the day it was shut down/ },
+  { what: 'an announced shutdown on an active listing', base: 'resend', change: (d) => (d.lifecycle = { status: 'active', retiresAt: '2027-03-01', source: { url: d.website, checked: '2026-11-26' } }), field: 'lifecycle.status', reason: /the status is deprecated, not active/ },
+  { what: 'a model named twice', base: 'jina', change: (d) => d.models.push({ ...d.models[0] }), field: 'models.\\d+.id', reason: /is listed twice/ },
+  { what: "a context that is not the largest of the models'", base: 'google-gemini', change: (d) => (d.contextTokens = 1000), field: 'contextTokens', reason: /must be the largest context of the listing's models/ },
+  { what: 'lastUpdated set by hand', base: 'supabase', change: (d) => (d.lastUpdated = '2026-01-01'), field: 'lastUpdated', reason: /must be the oldest check of the listing's sourced facts/ },
+  { what: 'a successor that is no listing', base: 'e2b', change: (d) => (d.lifecycle = { status: 'deprecated', replacedBy: ['no-such-listing'], source: { url: d.website, checked: '2026-11-26' } }), field: 'lifecycle.replacedBy.0', reason: /no listing 'no-such-listing'/ },
+  { what: 'a status that disagrees with the lifecycle', base: 'firecrawl', change: (d) => (d.status = 'beta'), field: 'status', reason: /must be 'online' for a listing whose lifecycle is active/ },
+  { what: "a migration link off the provider's domains", base: 'discord', change: (d) => (d.lifecycle = { status: 'deprecated', migrationUrl: 'https://migrate.example.com/discord', source: { url: d.website, checked: '2026-11-26' } }), field: 'lifecycle.migrationUrl', reason: /not on the provider's domains/ },
 ];
 
 function fixturePath(base: string): string {

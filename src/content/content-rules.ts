@@ -174,6 +174,9 @@ function checkFactData(listing: ListingDocument, report: Report): void {
     if (given.migrationUrl && !hostAllowed(given.migrationUrl, listing.domains)) report(`${field}.migrationUrl`, `'${given.migrationUrl}' is not on the provider's domains`);
   };
   lifecycle('lifecycle', listing.lifecycle, null);
+  // The public directory's status stays readable beside the lifecycle: the two must agree.
+  const expected = listing.lifecycle ? STATUS_OF_LIFECYCLE[listing.lifecycle.status] : null;
+  if (expected && listing.status !== expected) report('status', `must be '${expected}' for a listing whose lifecycle is ${listing.lifecycle!.status}`);
   if ((listing.lifecycle?.replacedBy ?? []).includes(listing.slug)) report('lifecycle.replacedBy', 'a listing does not replace itself');
   const ids = new Set<string>();
   for (const [i, model] of (listing.models ?? []).entries()) {
@@ -198,6 +201,9 @@ function checkFactData(listing: ListingDocument, report: Report): void {
     if (listing.lastUpdated !== oldest) report('lastUpdated', `must be the oldest check of the listing's sourced facts (${oldest}), not set by hand`);
   }
 }
+
+/** The public directory's `status` of each lifecycle status. */
+const STATUS_OF_LIFECYCLE = { preview: 'beta', active: 'online', deprecated: 'deprecated', retired: 'deprecated' } as const;
 
 type SourceView = NonNullable<ListingDocument['prices']>['source'];
 type LifecycleView = NonNullable<ListingDocument['lifecycle']>;
