@@ -218,11 +218,13 @@ describe('the compose stack', () => {
       expect(found.body.total).toBe(1);
       expect(found.body.results[0].slug).toBe('stripe');
       expect((await getJson(`${api.url}/api/v1/tools/stripe`)).body.tool.description).toContain(word1);
-      expect((await getJson(`${api.url}/api/v1/tools/zapier`)).status).toBe(404);
+      // Withdrawn: gone, not unknown.
+      expect((await getJson(`${api.url}/api/v1/tools/zapier`)).status).toBe(410);
       expect((await getJson(`${api.url}/api/v1/tools/categories`)).body.totalListings).toBe(LISTINGS - 1);
 
-      // The profile's own mount of fixtures/: a dry run sees exactly the two changes, and writes nothing.
-      const dryRun = await ingest(['ingest', 'fixtures', '--dry-run']);
+      // The profile's own mount of fixtures/: a dry run that may bring the withdrawn listing back sees exactly
+      // the two changes, and writes nothing.
+      const dryRun = await ingest(['ingest', 'fixtures', '--dry-run', '--republish']);
       const changes = dryRun.stdout.split('\n').filter((line) => line.startsWith('would be ') && !line.startsWith('would be unchanged'));
       expect(changes.sort()).toEqual(['would be published listing zapier', 'would be revised listing stripe (description)']);
       clock.mark('dry run of fixtures/');
@@ -271,7 +273,7 @@ describe('the compose stack', () => {
 
       expect(await eventStore()).toEqual(store);
       expect(await read()).toEqual(served);
-      expect(served.find((r) => r.path === '/api/v1/tools/zapier')!.status).toBe(404);
+      expect(served.find((r) => r.path === '/api/v1/tools/zapier')!.status).toBe(410);
       expect(served.find((r) => r.path === `/api/v1/tools/search?q=${word1}`)!.text).toContain('"slug":"stripe"');
     }),
   );
@@ -291,7 +293,7 @@ describe('the compose stack', () => {
       expect(categories[1].etag).toBe(categories[0].etag);
       for (const r of replicas) {
         expect((await getJson(`${r.url}/api/v1/tools/stripe`)).body.tool.description).toContain(word1);
-        expect((await getJson(`${r.url}/api/v1/tools/zapier`)).status).toBe(404);
+        expect((await getJson(`${r.url}/api/v1/tools/zapier`)).status).toBe(410);
       }
       clock.mark('both serve the same content');
 
@@ -334,7 +336,7 @@ describe('the compose stack', () => {
       });
       clock.mark('holder stopped, lease taken over');
       await ingest(['withdraw', 'amplitude', '--actor', 'compose-test']);
-      expect((await getJson(`${other.url}/api/v1/tools/amplitude`)).status).toBe(404);
+      expect((await getJson(`${other.url}/api/v1/tools/amplitude`)).status).toBe(410);
       expect((await getJson(`${other.url}/api/v1/tools/categories`)).body.totalListings).toBe(LISTINGS - 2);
       clock.mark('a withdrawal through ingest, served');
     }),
