@@ -34,18 +34,20 @@ async function main(): Promise<void> {
   rmSync(folder, { recursive: true, force: true });
   mkdirSync(folder, { recursive: true });
   const files = readdirSync(source).map((file) => ({ file, listing: JSON.parse(readFileSync(join(source, file), 'utf8')) as Record<string, unknown> }));
+  let afterFirstRound = '';
   for (let version = 1; version <= VERSIONS; version++) {
     // Each round revises every listing (its pricing names the round): version n of each, n rounds in all.
     for (const { file, listing } of files) writeFileSync(join(folder, file), JSON.stringify(version === 1 ? listing : { ...listing, pricing: `${listing.pricing} (round ${version})` }));
     const run = await runCli(version === 1 ? ['fixtures', folder] : [folder], env);
     log(`round ${version}: ${run.ms} ms`);
+    // The moment asOf asks for: every listing published, none revised yet.
+    if (version === 1) afterFirstRound = new Date().toISOString();
   }
   const events = await admin.xlen('{history:es}:events');
   log(`${events} events`);
   const service = await startService({ ...env, PROJECTOR: 'off', READ_CACHE: 'off' });
   const slugs = files.map(({ listing }) => listing.slug as string).sort(() => Math.random() - 0.5).slice(0, 500);
-  const firstEvent = (await admin.xrange('{history:es}:events', '-', '+', 'COUNT', 1))[0][0];
-  const midway = new Date(Number(firstEvent.split('-')[0]) + 1000).toISOString();
+  const midway = afterFirstRound;
   const rows = ['| read | listings | events | conns | rps | p50 ms | p99 ms | errors + non-2xx |', '|---|---:|---:|---:|---:|---:|---:|---:|'];
   for (const [name, paths] of [
     ['history', slugs.map((slug) => `/api/v1/tools/${slug}/history`)],

@@ -10,7 +10,7 @@ import { renderErrorEntry } from '../rendering/error-entry-view';
 import { API_PREFIX, detailTool } from '../rendering/listing-views';
 
 /** Listings read from the event store at a time: a share's documents are all the memory an export holds. */
-const SHARE = 500;
+const SHARE = 100;
 export const EXPORT_SCHEMA_VERSION = 1;
 export const EXPORT_PATH = `${API_PREFIX}/export`;
 export const EXPORT_SCHEMA_PATH = `${API_PREFIX}/export.schema.json`;
