@@ -7,6 +7,7 @@ import { AppModule } from './app.module';
 import { AppConfig } from './config/app-config';
 import { bodyLeftUnread, clientErrorHandler, connectHandler, expectationFailedHandler, frameworkErrorHandler, refuseBodiesAndWrites, RejectionListener } from './http/framework-errors';
 import { alwaysHeaders, preflightHeaders } from './http/response-headers';
+import { Connections } from './operations/connections';
 import { Draining } from './operations/draining';
 import { Metrics } from './operations/metrics';
 import { RateBudgets } from './operations/rate-budgets';
@@ -60,7 +61,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   const metrics = app.get(Metrics);
   counting = metrics;
   const server = app.getHttpServer() as Server;
-  server.maxConnections = config.maxConnections;
+  app.get(Connections).watch(server);
   server.on('checkExpectation', expectationFailedHandler(headers, rejected));
   server.on('connect', connectHandler(headers, rejected));
   const fastify = app.getHttpAdapter().getInstance();

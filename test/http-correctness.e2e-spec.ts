@@ -1,10 +1,13 @@
 import { Logger } from '@nestjs/common';
-import { RunningService, startService } from './support/harness';
+import { Agent, request } from 'node:http';
+import { dropNamespace, REDIS_URL, RunningService, startService, uniqueNamespace } from './support/harness';
 import { parseResponses, rawExchange } from './support/raw-http';
+import { errorLines, startServiceProcess } from './support/service-process';
 
 /**
  * HTTP as a client relies on it: pipelined requests answered in order, one answer per request, a Host
- * that is not a host refused, and error details in the service's own words.
+ * that is not a host refused, error details in the service's own words, and a SIGTERM under load that
+ * no client sees as a reset.
  */
 
 const portOf = (url: string) => Number(new URL(url).port);
@@ -136,4 +139,69 @@ describe('requests on one connection', () => {
       expect(detail).not.toMatch(/HPE_|Parse Error/);
     }
   });
+});
+
+/**
+ * GET over the given agent; resolves with the status and Connection header, or the error's code.
+ */
+function get(url: string, agent: Agent): Promise<{ status?: number; connection?: string; error?: string }> {
+  return new Promise((resolve) => {
+    const failed = (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message });
+    request(url, { agent }, (response) => {
+      response.resume();
+      response.on('end', () => resolve({ status: response.statusCode!, connection: response.headers.connection }));
+      response.on('error', failed);
+    })
+      .on('error', failed)
+      .end();
+  });
+}
+
+describe('SIGTERM under load', () => {
+  it('answers every request in flight with Connection: close, closes idle connections cleanly, and no client sees a reset', async () => {
+    const namespace = uniqueNamespace('sigterm-load');
+    const service = await startServiceProcess({ REDIS_URL, REDIS_NAMESPACE: namespace, RATE_LIMIT_PER_MINUTE: '0', SEARCH_RATE_LIMIT_PER_MINUTE: '0' });
+    try {
+      // Clients under load: 8 kept-alive connections, each sending its next request as soon as it has
+      // the answer to the one before, as an HTTP client library's pool does.
+      const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+      const url = `${service.url}/api/v1/tools/search?q=gpu`;
+      let answered = 0;
+      let closing = 0;
+      let stopped = false;
+      const failures: string[] = [];
+      let signalled: () => void;
+      const enough = new Promise<void>((resolve) => (signalled = resolve));
+      const client = async () => {
+        for (;;) {
+          const outcome = await get(url, agent);
+          if (outcome.error === 'ECONNREFUSED' && stopped) return;
+          if (outcome.error) failures.push(outcome.error);
+          else {
+            expect(outcome.status).toBe(200);
+            answered++;
+            if (stopped && outcome.connection === 'close') closing++;
+            if (answered === 400) signalled();
+          }
+          if (failures.length > 20) return;
+        }
+      };
+      const clients = Array.from({ length: 8 }, client);
+      await enough;
+      stopped = true;
+      service.child.kill('SIGTERM');
+      await Promise.all(clients);
+      agent.destroy();
+      // Every request got its answer or, once the process stopped listening, a refused connection (a
+      // client goes to another instance): none was reset.
+      expect(failures).toEqual([]);
+      expect(closing).toBeGreaterThan(0);
+      const code = await service.exited;
+      expect({ code, log: code === 0 ? '' : service.output() }).toEqual({ code: 0, log: '' });
+      expect(errorLines(service.output())).toEqual([]);
+    } finally {
+      service.child.kill('SIGKILL');
+      await dropNamespace(namespace);
+    }
+  }, 90_000);
 });

@@ -74,9 +74,9 @@ export async function startService(label: string, overrides: Record<string, stri
       return result;
     },
     close: async () => {
-      // As the process stops on SIGTERM: a connection a test's client keeps alive (the fetch pool is shared
-      // by every test file of the run) is cut after 2 s rather than holding the close.
-      await drainAndClose(app, 2000);
+      // As the process stops on SIGTERM, but idle connections are closed at once (the fetch pool a test's
+      // client keeps them in is shared by every test file of the run), and a busy one cut after 2 s.
+      await drainAndClose(app, 2000, 0);
       await dropNamespace(namespace);
     },
   };
