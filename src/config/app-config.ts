@@ -64,6 +64,8 @@ export class AppConfig {
   readonly requestTimeoutMs: number;
   /** Connections one process holds at most; more are refused. */
   readonly maxConnections: number;
+  /** Connections one client (an address; IPv6 by /64) may hold in one process, so that it cannot take them all (0: no limit). */
+  readonly maxConnectionsPerClient: number;
   /** On SIGTERM, how long requests in flight may take before their connections are cut. */
   readonly shutdownTimeoutMs: number;
   /** Send Strict-Transport-Security (on when clients reach the service over HTTPS only). */
@@ -97,6 +99,7 @@ export class AppConfig {
     this.requestTimeoutMs = settings.integer('REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000);
     if (this.headersTimeoutMs > this.requestTimeoutMs) settings.problem(`HEADERS_TIMEOUT_MS: must not be more than REQUEST_TIMEOUT_MS (${this.requestTimeoutMs}), got '${env.HEADERS_TIMEOUT_MS}'`);
     this.maxConnections = settings.integer('MAX_CONNECTIONS', 2_000, 1, 1_000_000);
+    this.maxConnectionsPerClient = settings.integer('MAX_CONNECTIONS_PER_CLIENT', Math.ceil(this.maxConnections / 10), 0, this.maxConnections);
     this.shutdownTimeoutMs = settings.integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000);
     this.hsts = settings.flag('HSTS', false);
     settings.done();

@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import type { Server, ServerResponse } from 'node:http';
 import { Server as NetServer, Socket } from 'node:net';
 import { AppConfig } from '../config/app-config';
+import { clientKey, trustedProxy } from './client-address';
+import { Metrics } from './metrics';
 
 /** How often a stopping process looks at its connections. */
 const SWEEP_MS = 50;
@@ -22,21 +24,53 @@ function inFlight(socket: Socket): ServerResponse | null {
 }
 
 /**
- * The connections this process holds: at most MAX_CONNECTIONS, and a stop that lets each end cleanly.
+ * The connections this process holds: at most MAX_CONNECTIONS, and at most MAX_CONNECTIONS_PER_CLIENT
+ * from one client (its address, an IPv6 one by /64, as the rate limits count), so that one client
+ * holding connections cannot take those others need; and a stop that lets each end cleanly. A trusted
+ * proxy (TRUST_PROXY) is no client: the connections of everyone behind it come from its address.
  * Work is per connection (when it opens and closes), never per request.
  */
 @Injectable()
 export class Connections {
   private readonly open = new Set<Socket>();
+  /** Client key -> connections it holds now. */
+  private readonly perClient = new Map<string, number>();
+  private readonly limit: number;
+  private readonly isProxy: (peer: string) => boolean;
 
-  constructor(private readonly config: AppConfig) {}
+  constructor(
+    private readonly config: AppConfig,
+    private readonly metrics: Metrics,
+  ) {
+    this.limit = config.maxConnectionsPerClient;
+    this.isProxy = trustedProxy(config.trustProxy);
+  }
 
   /** Starts counting the server's connections (before it listens). */
   watch(server: Server): void {
     server.maxConnections = this.config.maxConnections;
+    // Node closes a connection beyond maxConnections before anyone sees it; it says so with 'drop'.
+    server.on('drop', () => this.metrics.connectionRefused('process'));
     server.on('connection', (socket: Socket) => {
+      const peer = socket.remoteAddress ?? '';
+      const client = this.limit > 0 && !this.isProxy(peer) ? clientKey(peer) : null;
+      if (client !== null) {
+        const held = this.perClient.get(client) ?? 0;
+        if (held >= this.limit) {
+          this.metrics.connectionRefused('per-client');
+          socket.destroy();
+          return;
+        }
+        this.perClient.set(client, held + 1);
+      }
       this.open.add(socket);
-      socket.once('close', () => this.open.delete(socket));
+      socket.once('close', () => {
+        this.open.delete(socket);
+        if (client === null) return;
+        const left = this.perClient.get(client)! - 1;
+        if (left === 0) this.perClient.delete(client);
+        else this.perClient.set(client, left);
+      });
     });
   }
 
