@@ -10,9 +10,7 @@ import { alwaysHeaders, preflightHeaders } from './http/response-headers';
 import { Connections } from './operations/connections';
 import { Draining } from './operations/draining';
 import { Metrics } from './operations/metrics';
-import { RateBudgets } from './operations/rate-budgets';
-import { requestRateLimit } from './operations/request-rate-limit';
-import { RedisConnection } from './redis/redis-connection';
+import { RequestBudget } from './operations/request-rate-limit';
 
 export { seedIfEmpty } from './import/seed-if-empty';
 
@@ -66,9 +64,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   server.on('connect', connectHandler(headers, rejected));
   const fastify = app.getHttpAdapter().getInstance();
   fastify.addHook('onRequest', refuseBodiesAndWrites);
-  if (config.rateLimitPerMinute > 0) {
-    fastify.addHook('onRequest', requestRateLimit(app.get(RateBudgets), app.get(RedisConnection).keys, metrics, config.rateLimitPerMinute));
-  }
+  if (config.rateLimitPerMinute > 0) fastify.addHook('onRequest', app.get(RequestBudget).hook());
   fastify.addHook('onResponse', (request, reply, done) => {
     metrics.request(request.method, request.routeOptions.url ?? '(unmatched)', reply.statusCode, reply.elapsedTime / 1000);
     done();
