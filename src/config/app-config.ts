@@ -1,9 +1,19 @@
+import { accessSync, constants } from 'node:fs';
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { basename, resolve } from 'node:path';
 
 /** The folder the project was installed in (this file is in src/config/, or dist/src/config/ once built). */
 export const PACKAGE_ROOT = basename(resolve(__dirname, '../..')) === 'dist' ? resolve(__dirname, '../../..') : resolve(__dirname, '../..');
+
+/**
+ * A URL fit to print: its password replaced by `***` (the user stays: with ACL users it says which one).
+ * Also for text that is no valid URL, as a wrong setting may be. Every message that names REDIS_URL
+ * prints it so.
+ */
+export function redactUrl(text: string): string {
+  return text.replace(/(\/\/[^/@:\s]*:)[^/@\s]+@/g, '$1***@');
+}
 
 /** Raised at start when settings are wrong: every problem at once, one line each, naming the variable. */
 export class InvalidSettingsError extends Error {
@@ -26,6 +36,8 @@ export class AppConfig {
   readonly port: number;
   readonly host: string;
   readonly redisUrl: string;
+  /** A PEM file of the certificate authorities to trust for rediss:// (null: the system's). */
+  readonly redisTlsCa: string | null;
   /** host:port list; when set, the service talks to a Redis Cluster. */
   readonly redisClusterNodes: string[];
   /** Prefix of every key, so several directories (or test runs) can share one Redis. */
@@ -76,6 +88,8 @@ export class AppConfig {
     this.port = settings.integer('PORT', 3000, 1, 65535);
     this.host = settings.text('HOST', '0.0.0.0');
     this.redisUrl = settings.url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']);
+    this.redisTlsCa = settings.readableFile('REDIS_TLS_CA');
+    if (this.redisTlsCa !== null && !this.redisUrl.startsWith('rediss:')) settings.problem(`REDIS_TLS_CA: is for TLS, but REDIS_URL is not a rediss:// URL`);
     this.redisClusterNodes = settings.hostPorts('REDIS_CLUSTER_NODES');
     this.namespace = settings.matching('REDIS_NAMESPACE', 'dir', /^[a-zA-Z0-9_.-]+$/, "only letters, digits, '_', '.' and '-'");
     this.projectorEnabled = settings.flag('PROJECTOR', true);
@@ -132,7 +146,7 @@ class SettingsReader {
   }
 
   private wrong<T>(name: string, expected: string, fallback: T): T {
-    this.problems.push(`${name}: must be ${expected}, got '${this.env[name]}'`);
+    this.problems.push(`${name}: must be ${expected}, got '${redactUrl(this.env[name] ?? '')}'`);
     return fallback;
   }
 
@@ -184,6 +198,19 @@ class SettingsReader {
       /* reported below */
     }
     return this.wrong(name, `a ${protocols.map((p) => `${p}//`).join(' or ')} URL`, null);
+  }
+
+  /** The path of a file the process can read (a relative one from where it runs), or null when not set. */
+  readableFile(name: string): string | null {
+    const raw = this.raw(name);
+    if (raw === undefined) return null;
+    const path = resolve(raw);
+    try {
+      accessSync(path, constants.R_OK);
+      return path;
+    } catch {
+      return this.wrong(name, 'a file this process can read', null);
+    }
   }
 
   hostPorts(name: string): string[] {

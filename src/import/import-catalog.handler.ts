@@ -11,6 +11,7 @@ import { errorEntryAggregate } from '../error-reference/error-entry.aggregate';
 import { PublishListingCommand } from '../listings/commands/publish-listing/publish-listing.command';
 import { listingAggregate } from '../listings/listing.aggregate';
 import { ProjectionRunner } from '../projections/projection-runner.service';
+import { describeRedisError } from '../redis/redis-errors';
 import { ImportCatalogCommand, ImportItemResult, ImportReport, ImportStoppedError } from './import-catalog.command';
 
 /**
@@ -181,8 +182,7 @@ function neverSent(error: unknown): boolean {
   return error instanceof Error && error.message.startsWith("Stream isn't writeable");
 }
 
-/** An error's message, or a stop reason, as one line. */
+/** An error's message (a Redis client's in words, see describeRedisError), or a stop reason, as one line. */
 function reasonOf(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.split('\n')[0];
+  return error instanceof Error ? describeRedisError(error) : String(error).split('\n')[0];
 }
