@@ -48,6 +48,10 @@ export class AppConfig {
   readonly projectorLeaseMs: number;
   /** When the projector is this many events behind, it builds a new generation instead of replaying. */
   readonly projectorRebuildLag: number;
+  /** A starting process is ready once its read models are at most this many events behind the log. */
+  readonly readyMaxLag: number;
+  /** Seed fixtures/ again into a store found emptied under a running process (off: say so and wait for the operator). */
+  readonly reseedEmptyStore: boolean;
   /** Worker threads for large imports and rebuilds (0: all in this thread); default one per core, at most 4. */
   readonly projectorWorkers: number;
   readonly fixturesDir: string;
@@ -96,6 +100,8 @@ export class AppConfig {
     this.projectorBatchSize = settings.integer('PROJECTOR_BATCH_SIZE', 500, 1, 100_000);
     this.projectorLeaseMs = settings.integer('PROJECTOR_LEASE_MS', 10_000, 100, 3_600_000);
     this.projectorRebuildLag = settings.integer('PROJECTOR_REBUILD_LAG', 5_000, 1, Number.MAX_SAFE_INTEGER);
+    this.readyMaxLag = settings.integer('READY_MAX_LAG', 100, 0, Number.MAX_SAFE_INTEGER);
+    this.reseedEmptyStore = settings.flag('RESEED_EMPTY_STORE', false);
     this.projectorWorkers = settings.integer('PROJECTOR_WORKERS', Math.min(4, availableParallelism()), 0, 64);
     this.fixturesDir = resolve(settings.text('FIXTURES_DIR', resolve(PACKAGE_ROOT, 'fixtures')));
     this.dataDir = resolve(settings.text('DATA_DIR', 'data'));

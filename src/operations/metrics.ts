@@ -79,6 +79,16 @@ export class Metrics {
       },
     });
     new Gauge({ name: 'directory_projector_active', help: '1 while a projection runner (in any process) holds the lease.', registers, collect() { this.set(status().projectorActive ? 1 : 0); } });
+    new Gauge({
+      name: 'directory_store_changed',
+      help: '1 while Redis no longer holds the store this process was serving: emptied (restarted without its data, flushed) or replaced (another directory); /readyz says what to do.',
+      labelNames: ['how'],
+      registers,
+      collect() {
+        const { state } = status().store;
+        for (const how of ['emptied', 'replaced'] as const) this.labels(how).set(state === how ? 1 : 0);
+      },
+    });
     new Gauge({ name: 'directory_search_index_ready', help: '1 once this process\'s search index has caught up with the read models.', registers, collect() { this.set(status().searchReady ? 1 : 0); } });
     new Gauge({
       name: 'directory_redis_silence_seconds',
