@@ -134,8 +134,9 @@ describe('the amplification and a batched search flood over MCP, against the rea
     try {
       const figures = await replay(service, 10_000);
       expect(figures.probes.every((p) => p.status === 200)).toBe(true);
-      // Each call of a batch spends the budget: of the 2,000 calls of the amplification, 600 a minute.
-      expect(figures.flood.amplification.statuses['200']).toBeLessThanOrEqual(6);
+      // Each call of a batch spends the budget: of the 2,000 calls of the amplification, 600 a minute (at
+      // most 6 POSTs; fewer when the 20 at once share the budget out and each runs out part-way).
+      expect(figures.flood.amplification.statuses['200'] ?? 0).toBeLessThanOrEqual(6);
       expect(figures.flood.amplification.statuses['429']).toBeGreaterThanOrEqual(14);
       expect(figures.floodP99).toBeLessThan(Math.max(10 * figures.quietP99, 250));
     } finally {
