@@ -24,7 +24,8 @@ async function main(): Promise<void> {
     app = await createApp(config);
     await app.init();
     const seeded = await seedIfEmpty(app, config);
-    if (seeded) app.get(Logger).log(seeded);
+    // On stdout with the other start-up lines, in order (the logger's own stream may write it after them).
+    if (seeded) console.log(seeded);
     await listen(app, config.port, config.host);
   } catch (error) {
     // One line that says what is wrong, never a stack: the operator has a setting or a service to fix.

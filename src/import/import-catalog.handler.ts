@@ -184,5 +184,5 @@ function neverSent(error: unknown): boolean {
 
 /** An error's message (a Redis client's in words, see describeRedisError), or a stop reason, as one line. */
 function reasonOf(error: unknown): string {
-  return error instanceof Error ? describeRedisError(error) : String(error).split('\n')[0];
+  return (error instanceof Error ? describeRedisError(error) : String(error)).split('\n')[0];
 }

@@ -5,7 +5,7 @@ import { resolve } from 'node:path';
 import type { AppConfig } from '../config/app-config';
 import { isLoopbackHost } from './redis-url';
 
-/** Sends PING over a plain socket; true when a Redis answers PONG within `timeoutMs` (the Redis started here). */
+/** Sends PING over a plain socket; true when a Redis without a password answers PONG within `timeoutMs`. */
 export function redisAnswers(host: string, port: number, timeoutMs = 500): Promise<boolean> {
   return new Promise((done) => {
     const socket = createConnection({ host, port });
@@ -57,14 +57,28 @@ export async function ensureLocalRedis(config: AppConfig, log: (line: string) =>
   const child = spawn(
     'redis-server',
     ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--appendonly', 'yes', '--appendfsync', 'everysec', '--save', ''],
-    { stdio: ['ignore', 'ignore', 'inherit'] },
+    { stdio: ['ignore', 'pipe', 'inherit'] },
   );
-  const deadline = Date.now() + 10_000;
-  while (Date.now() < deadline) {
-    if (await redisAnswers('127.0.0.1', port)) return child;
-    if (child.exitCode !== null) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  // Ready when this child says so, not when something answers on the port: another process may have
+  // taken the port meanwhile (this child then fails to bind and exits), and its Redis is not ours.
+  const ready = await new Promise<boolean>((done) => {
+    let output = '';
+    const timer = setTimeout(() => done(false), 10_000);
+    child.stdout!.on('data', (data) => {
+      output += data;
+      if (/Ready to accept connections/.test(output)) {
+        clearTimeout(timer);
+        child.stdout!.removeAllListeners('data');
+        child.stdout!.resume();
+        done(true);
+      }
+    });
+    child.once('exit', () => {
+      clearTimeout(timer);
+      done(false);
+    });
+  });
+  if (ready) return child;
   child.kill('SIGKILL');
   throw new Error(`redis-server did not start on port ${port}`);
 }

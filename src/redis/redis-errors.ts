@@ -15,5 +15,5 @@ export function describeRedisError(error: unknown): string {
   if (code === 'ECONNRESET' || code === 'EPIPE') return 'the connection was reset';
   if (/^LOADING/.test(message)) return 'Redis is loading its data into memory';
   if (/^(NOAUTH|WRONGPASS)/.test(message)) return 'Redis refused the credentials';
-  return message.split('\n')[0];
+  return message;
 }
