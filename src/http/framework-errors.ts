@@ -80,7 +80,7 @@ export function clientErrorHandler(headers: Array<[string, string]>, rejected: R
 const refusing = new WeakSet<Duplex>();
 
 /** The answer Node is writing on a connection now (pipelined ones wait behind it); null when none. */
-function inFlight(socket: Duplex): ServerResponse | null {
+export function inFlight(socket: Duplex): ServerResponse | null {
   return (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage ?? null;
 }
 

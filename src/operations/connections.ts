@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import type { Server, ServerResponse } from 'node:http';
+import type { Server } from 'node:http';
 import { Server as NetServer, Socket } from 'node:net';
 import { AppConfig } from '../config/app-config';
+import { inFlight } from '../http/framework-errors';
 import { clientKey, trustedProxy } from './client-address';
 import { Metrics } from './metrics';
 
@@ -17,11 +18,6 @@ const SWEEP_MS = 50;
 export const IDLE_GRACE_MS = 1000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** The answer Node is writing on a connection (pipelined ones wait behind it); null when idle. */
-function inFlight(socket: Socket): ServerResponse | null {
-  return (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage ?? null;
-}
 
 /**
  * The connections this process holds: at most MAX_CONNECTIONS, and at most MAX_CONNECTIONS_PER_CLIENT
