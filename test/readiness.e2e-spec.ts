@@ -55,6 +55,7 @@ describe('a process started after a crash', () => {
     const redis = new Redis(REDIS_URL);
     const connection = new RedisConnection(testConfig(namespace));
     await connection.onModuleInit();
+    let service: ServiceProcess | null = null;
     try {
       expect((await runCli(namespace, ['ingest', 'fixtures'])).code).toBe(0);
       // The process that was projecting died: its lease stays until it lapses, and 2,000 events it never
@@ -64,8 +65,7 @@ describe('a process started after a crash', () => {
       const added = generateCatalog(2000, 31);
       for (const listing of added) await store.append(LISTING_AGGREGATE, listing.slug, 0, [{ type: LISTING_PUBLISHED, data: { document: listing } }], 'test');
 
-      const service = await startServiceProcess({ REDIS_URL, REDIS_NAMESPACE: namespace });
-      services.push(service);
+      service = await startServiceProcess({ REDIS_URL, REDIS_NAMESPACE: namespace });
       const seen = await readyzUntil(service.url, (answer) => answer.status === 200, 90_000);
       const ready = seen[seen.length - 1];
       // Not ready while behind, saying so...
@@ -79,6 +79,11 @@ describe('a process started after a crash', () => {
       expect(await service.exited).toBe(0);
       expect(errorLines(service.output())).toEqual([]);
     } finally {
+      // (Stopped before its namespace is dropped: its projector would write it again.)
+      if (service && service.child.exitCode === null) {
+        service.child.kill('SIGKILL');
+        await service.exited;
+      }
       await connection.onApplicationShutdown();
       await dropNamespace(namespace);
       await redis.quit();
