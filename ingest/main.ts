@@ -1,6 +1,8 @@
 import 'reflect-metadata';
 import { CommandFactory } from 'nest-commander';
 import { AppConfig, InvalidSettingsError } from '../src/config/app-config';
+import { describeRedisError } from '../src/redis/redis-errors';
+import { RedisStartupError, waitForRedis } from '../src/redis/wait-for-redis';
 import { IngestCliModule } from './ingest-cli.module';
 
 /**
@@ -24,6 +26,16 @@ async function main(): Promise<void> {
     process.exitCode = 1;
     return;
   }
+  try {
+    // A Redis still loading its data is waited for (saying so); one that is not there is reported by the
+    // command (exit 3), and credentials or TLS it refuses here, in one line (exit 1: a setting is wrong).
+    await waitForRedis(config, { log: (line) => console.error(line), waitFor: 'loading' });
+  } catch (error) {
+    if (!(error instanceof RedisStartupError)) throw error;
+    console.error(error.message);
+    process.exitCode = 1;
+    return;
+  }
   await CommandFactory.run(IngestCliModule.register(config), {
     logger: ['error', 'warn'],
     // Bad usage: commander exits right after this handler, so there is nothing to wait for.
@@ -33,7 +45,7 @@ async function main(): Promise<void> {
     },
     // A failed command: main() returns next, and exit() below ends with this code once output is written.
     serviceErrorHandler: (error) => {
-      console.error(error.message);
+      console.error(describeRedisError(error));
       process.exitCode = 1;
     },
   });

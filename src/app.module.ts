@@ -6,21 +6,25 @@ import { ChangesModule } from './changes/changes.module';
 import { AppConfig } from './config/app-config';
 import { CoreModule } from './core.module';
 import { DiscoveryModule } from './discovery/discovery.module';
+import { EventStoreModule } from './event-store/event-store.module';
 import { ErrorsModule } from './errors/errors.module';
 import { ExportModule } from './export/export.module';
 import { HealthModule } from './health/health.module';
 import { ProblemFilter } from './http/problem.filter';
 import { ImportModule } from './import/import.module';
+import { ReseedEmptyStore } from './import/reseed-empty-store';
 import { McpModule } from './mcp/mcp.module';
 import { OpenApiModule } from './openapi/openapi.module';
 import { OperationsModule } from './operations/operations.module';
 import { ProjectionsModule } from './projections/projections.module';
+import { ReadModelsModule } from './read-models/read-models.module';
 import { ToolsModule } from './tools/tools.module';
 
 /**
  * The HTTP service: the reads (each a query on the QueryBus, answered by its handler, over the read API
  * and as MCP tools at /mcp), the projection runner in the background (unless PROJECTOR=off), and the
- * import for seeding an empty store.
+ * import for seeding an empty store (at start, and when the store is found emptied with
+ * RESEED_EMPTY_STORE=on).
  */
 @Module({})
 export class AppModule {
@@ -46,8 +50,11 @@ export class AppModule {
         HealthModule,
         DiscoveryModule,
         OperationsModule,
+        ReadModelsModule,
+        EventStoreModule,
       ],
-      providers: [{ provide: APP_FILTER, useClass: ProblemFilter }],
+      // (The serving process only: it seeds an emptied store again when RESEED_EMPTY_STORE=on.)
+      providers: [{ provide: APP_FILTER, useClass: ProblemFilter }, ReseedEmptyStore],
     };
   }
 }

@@ -7,13 +7,20 @@ import { AppModule } from './app.module';
 import { AppConfig } from './config/app-config';
 import { bodyLeftUnread, clientErrorHandler, connectHandler, expectationFailedHandler, frameworkErrorHandler, refuseBodiesAndWrites, RejectionListener } from './http/framework-errors';
 import { alwaysHeaders, preflightHeaders } from './http/response-headers';
+import { Connections } from './operations/connections';
 import { Draining } from './operations/draining';
 import { Metrics } from './operations/metrics';
-import { RateBudgets } from './operations/rate-budgets';
-import { requestRateLimit } from './operations/request-rate-limit';
-import { RedisConnection } from './redis/redis-connection';
+import { RequestBudget } from './operations/request-rate-limit';
 
 export { seedIfEmpty } from './import/seed-if-empty';
+
+/**
+ * Starts listening. Fastify's own listen, not Nest's: Nest logs a failure (the port in use) before
+ * throwing it, and the process says it once, in its own words.
+ */
+export async function listen(app: NestFastifyApplication, port: number, host: string): Promise<void> {
+  await app.getHttpAdapter().getInstance().listen({ port, host });
+}
 
 /** How often Node checks connections against the header and request timeouts (its default, 30 s, let a stalled request live up to 30 s past its timeout). */
 const TIMEOUT_CHECK_MS = 1000;
@@ -37,8 +44,11 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     frameworkErrors: frameworkErrorHandler(headers, rejected) as unknown as FastifyServerOptions['frameworkErrors'],
     clientErrorHandler: clientErrorHandler(headers, rejected) as unknown as FastifyServerOptions['clientErrorHandler'],
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), adapter, { bufferLogs: true });
+  // A module that fails to build (a FIXTURES_DIR without categories) is thrown to the caller, which says
+  // so in one line; Nest would print its stack and abort the process.
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), adapter, { bufferLogs: true, abortOnError: false, autoFlushLogs: false });
   app.useLogger(app.get(Logger));
+  app.flushLogs();
   // The first request hook (the adapter's, before Nest's and the router's): the CORS and security headers
   // every answer carries, and every OPTIONS answered 204 here, a bare one too (it asks what the resource
   // allows). Not app.enableCors(): open CORS needs no per-request decision, and the plugin's hook cost
@@ -60,14 +70,12 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   const metrics = app.get(Metrics);
   counting = metrics;
   const server = app.getHttpServer() as Server;
-  server.maxConnections = config.maxConnections;
+  app.get(Connections).watch(server);
   server.on('checkExpectation', expectationFailedHandler(headers, rejected));
   server.on('connect', connectHandler(headers, rejected));
   const fastify = app.getHttpAdapter().getInstance();
   fastify.addHook('onRequest', refuseBodiesAndWrites);
-  if (config.rateLimitPerMinute > 0) {
-    fastify.addHook('onRequest', requestRateLimit(app.get(RateBudgets), app.get(RedisConnection).keys, metrics, config.rateLimitPerMinute));
-  }
+  if (config.rateLimitPerMinute > 0) fastify.addHook('onRequest', app.get(RequestBudget).hook());
   fastify.addHook('onResponse', (request, reply, done) => {
     metrics.request(request.method, request.routeOptions.url ?? '(unmatched)', reply.statusCode, reply.elapsedTime / 1000);
     done();

@@ -70,10 +70,16 @@ const header = fc.oneof(
   fc.integer({ min: 1000, max: 24_000 }).map((n) => `X-Padding: ${'p'.repeat(n)}`),
   fc.string({ unit: 'grapheme-ascii', maxLength: 30 }).map((value) => `X-Random: ${value}`),
 );
+// Mostly a good Host; sometimes one that is no host (a 400 problem document, never a 5xx).
+const host = fc.oneof(
+  { weight: 12, arbitrary: fc.constant('directory.test') },
+  { weight: 1, arbitrary: fc.constantFrom('a b', 'x:99999', 'a/b', 'user@host', 'host?x', '999.1.1.1', '[::1', '', 'directory.test:8080', '[::1]:3000', '127.0.0.1') },
+  { weight: 1, arbitrary: fc.string({ unit: 'grapheme-ascii', maxLength: 20 }) },
+);
 const body = fc.oneof({ weight: 6, arbitrary: fc.constant(null) }, { weight: 1, arbitrary: fc.string({ unit: 'binary-ascii', maxLength: 3000 }) });
 
-const requestBytes = fc.record({ method, path, query, version, headers: fc.array(header, { maxLength: 3 }), body, declaredExtra: fc.constantFrom(0, 0, 0, 10, 100_000) }).map((r) => {
-  const lines = [`${r.method} ${r.path}${r.query} ${r.version}`, 'Host: directory.test', 'Connection: close', ...r.headers];
+const requestBytes = fc.record({ method, path, query, version, host, headers: fc.array(header, { maxLength: 3 }), body, declaredExtra: fc.constantFrom(0, 0, 0, 10, 100_000) }).map((r) => {
+  const lines = [`${r.method} ${r.path}${r.query} ${r.version}`, `Host: ${r.host}`, 'Connection: close', ...r.headers];
   if (r.body !== null) lines.push(`Content-Length: ${r.body.length + r.declaredExtra}`);
   return { description: r, bytes: Buffer.from(`${lines.join('\r\n')}\r\n\r\n${r.body ?? ''}`, 'latin1'), head: r.method === 'HEAD' };
 });

@@ -54,6 +54,7 @@ it('/readyz names no generation, key or address, not even of a failure', async (
   expect(ready.status).toBe(200);
   expect(ready.body.info).toEqual({
     redis: { status: 'up' },
+    store: { status: 'up' },
     readModels: { status: 'up' },
     search: { status: 'up' },
     projection: { status: 'up', lag: 0, projectorActive: false },

@@ -206,8 +206,16 @@ describe('over Streamable HTTP at /mcp', () => {
   it('offers every listing as a resource by slug, read as the detail JSON', async () => {
     const { resourceTemplates } = await client.listResourceTemplates();
     expect(resourceTemplates).toEqual([expect.objectContaining({ uriTemplate: 'apidirectory://tools/{slug}', mimeType: 'application/json' })]);
-    const { resources } = await client.listResources();
+    // A page at a time (test/mcp-limits.e2e-spec.ts holds the pages to their size), every listing once.
+    const resources = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listResources(cursor ? { cursor } : {});
+      resources.push(...page.resources);
+      cursor = page.nextCursor;
+    } while (cursor);
     expect(resources).toHaveLength(127);
+    expect(new Set(resources.map((r) => r.uri)).size).toBe(127);
     expect(resources[0]).toMatchObject({ uri: 'apidirectory://tools/openai', name: 'openai', mimeType: 'application/json' });
     const read = await client.readResource({ uri: 'apidirectory://tools/openai' });
     expect(read.contents).toHaveLength(1);

@@ -1,6 +1,6 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { Command, CommandRunner, Option } from 'nest-commander';
-import { AppConfig } from '../../src/config/app-config';
+import { AppConfig, redactUrl } from '../../src/config/app-config';
 import { formatProblem } from '../../src/content/content-files';
 import { ImportCatalogCommand, ImportItemResult, ImportReport, ImportStoppedError } from '../../src/import/import-catalog.command';
 import { PROJECTION_WAIT_MS } from '../../src/import/import-catalog.handler';
@@ -99,8 +99,8 @@ export class IngestCommand extends CommandRunner {
     if (results.length > 0) lines.push(summarise(results, dryRun));
     if (lines.length > 0) process.stdout.write(`${lines.join('\n')}\n`);
     const notSent = count('not-sent');
-    const redis = this.config.redisClusterNodes.join(',') || this.config.redisUrl;
-    const cause = /connect|connection|stream isn't writeable|max retries|ECONNREFUSED|ETIMEDOUT|EPIPE|ECONNRESET/i.test(error.reason)
+    const redis = this.config.redisClusterNodes.join(',') || redactUrl(this.config.redisUrl);
+    const cause = /connect|connection|Redis did not answer|host name|stream isn't writeable|max retries|ECONNREFUSED|ETIMEDOUT|EPIPE|ECONNRESET/i.test(error.reason)
       ? `Redis at ${redis} is unreachable (${error.reason})`
       : error.reason;
     const parts = [

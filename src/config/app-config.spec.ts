@@ -50,6 +50,9 @@ describe('settings', () => {
     expect(config.searchRateLimitPerMinute).toBe(60);
     expect(config.trustProxy).toBe(false);
     expect([config.headersTimeoutMs, config.requestTimeoutMs, config.maxConnections, config.shutdownTimeoutMs]).toEqual([10_000, 30_000, 2_000, 10_000]);
+    // One client may hold a tenth of the process's connections.
+    expect(config.maxConnectionsPerClient).toBe(200);
+    expect(new AppConfig({ MAX_CONNECTIONS: '50' }).maxConnectionsPerClient).toBe(5);
     expect(config.hsts).toBe(false);
   });
 
@@ -63,6 +66,11 @@ describe('settings', () => {
     ['10.0.0.0/8, 2001:db8::/32', ['10.0.0.0/8', '2001:db8::/32']],
   ])('read TRUST_PROXY=%s (digits are hops: 1 is the proxy in front, never every hop)', (value, expected) => {
     expect(new AppConfig({ TRUST_PROXY: value }).trustProxy).toEqual(expected);
+  });
+
+  it('refuse a client share of connections larger than the process holds', () => {
+    expect(() => new AppConfig({ MAX_CONNECTIONS: '100', MAX_CONNECTIONS_PER_CLIENT: '101' })).toThrow(/MAX_CONNECTIONS_PER_CLIENT: must be a whole number from 0 to 100, got '101'/);
+    expect(new AppConfig({ MAX_CONNECTIONS_PER_CLIENT: '0' }).maxConnectionsPerClient).toBe(0);
   });
 
   it('refuse a proxy that is no address, and a header timeout longer than the request timeout', () => {

@@ -1,9 +1,19 @@
+import { accessSync, constants } from 'node:fs';
 import { isIP } from 'node:net';
 import { availableParallelism } from 'node:os';
 import { basename, resolve } from 'node:path';
 
 /** The folder the project was installed in (this file is in src/config/, or dist/src/config/ once built). */
 export const PACKAGE_ROOT = basename(resolve(__dirname, '../..')) === 'dist' ? resolve(__dirname, '../../..') : resolve(__dirname, '../..');
+
+/**
+ * A URL fit to print: its password replaced by `***` (the user stays: with ACL users it says which one).
+ * Also for text that is no valid URL, as a wrong setting may be. Every message that names REDIS_URL
+ * prints it so.
+ */
+export function redactUrl(text: string): string {
+  return text.replace(/(\/\/[^/@:\s]*:)[^/@\s]+@/g, '$1***@');
+}
 
 /** Raised at start when settings are wrong: every problem at once, one line each, naming the variable. */
 export class InvalidSettingsError extends Error {
@@ -26,6 +36,8 @@ export class AppConfig {
   readonly port: number;
   readonly host: string;
   readonly redisUrl: string;
+  /** A PEM file of the certificate authorities to trust for rediss:// (null: the system's). */
+  readonly redisTlsCa: string | null;
   /** host:port list; when set, the service talks to a Redis Cluster. */
   readonly redisClusterNodes: string[];
   /** Prefix of every key, so several directories (or test runs) can share one Redis. */
@@ -36,6 +48,10 @@ export class AppConfig {
   readonly projectorLeaseMs: number;
   /** When the projector is this many events behind, it builds a new generation instead of replaying. */
   readonly projectorRebuildLag: number;
+  /** A starting process is ready once its read models are at most this many events behind the log. */
+  readonly readyMaxLag: number;
+  /** Seed fixtures/ again into a store found emptied under a running process (off: say so and wait for the operator). */
+  readonly reseedEmptyStore: boolean;
   /** Worker threads that read and check the files of a large import (0: all in this thread); default one per core, at most 4. */
   readonly projectorWorkers: number;
   readonly fixturesDir: string;
@@ -64,6 +80,8 @@ export class AppConfig {
   readonly requestTimeoutMs: number;
   /** Connections one process holds at most; more are refused. */
   readonly maxConnections: number;
+  /** Connections one client (an address; IPv6 by /64) may hold in one process, so that it cannot take them all (0: no limit). */
+  readonly maxConnectionsPerClient: number;
   /** On SIGTERM, how long requests in flight may take before their connections are cut. */
   readonly shutdownTimeoutMs: number;
   /** Send Strict-Transport-Security (on when clients reach the service over HTTPS only). */
@@ -74,12 +92,16 @@ export class AppConfig {
     this.port = settings.integer('PORT', 3000, 1, 65535);
     this.host = settings.text('HOST', '0.0.0.0');
     this.redisUrl = settings.url('REDIS_URL', 'redis://127.0.0.1:6379', ['redis:', 'rediss:']);
+    this.redisTlsCa = settings.readableFile('REDIS_TLS_CA');
+    if (this.redisTlsCa !== null && !this.redisUrl.startsWith('rediss:')) settings.problem(`REDIS_TLS_CA: is for TLS, but REDIS_URL is not a rediss:// URL`);
     this.redisClusterNodes = settings.hostPorts('REDIS_CLUSTER_NODES');
     this.namespace = settings.matching('REDIS_NAMESPACE', 'dir', /^[a-zA-Z0-9_.-]+$/, "only letters, digits, '_', '.' and '-'");
     this.projectorEnabled = settings.flag('PROJECTOR', true);
     this.projectorBatchSize = settings.integer('PROJECTOR_BATCH_SIZE', 500, 1, 100_000);
     this.projectorLeaseMs = settings.integer('PROJECTOR_LEASE_MS', 10_000, 100, 3_600_000);
     this.projectorRebuildLag = settings.integer('PROJECTOR_REBUILD_LAG', 5_000, 1, Number.MAX_SAFE_INTEGER);
+    this.readyMaxLag = settings.integer('READY_MAX_LAG', 100, 0, Number.MAX_SAFE_INTEGER);
+    this.reseedEmptyStore = settings.flag('RESEED_EMPTY_STORE', false);
     this.projectorWorkers = settings.integer('PROJECTOR_WORKERS', Math.min(4, availableParallelism()), 0, 64);
     this.fixturesDir = resolve(settings.text('FIXTURES_DIR', resolve(PACKAGE_ROOT, 'fixtures')));
     this.dataDir = resolve(settings.text('DATA_DIR', 'data'));
@@ -97,6 +119,7 @@ export class AppConfig {
     this.requestTimeoutMs = settings.integer('REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000);
     if (this.headersTimeoutMs > this.requestTimeoutMs) settings.problem(`HEADERS_TIMEOUT_MS: must not be more than REQUEST_TIMEOUT_MS (${this.requestTimeoutMs}), got '${env.HEADERS_TIMEOUT_MS}'`);
     this.maxConnections = settings.integer('MAX_CONNECTIONS', 2_000, 1, 1_000_000);
+    this.maxConnectionsPerClient = settings.integer('MAX_CONNECTIONS_PER_CLIENT', Math.ceil(this.maxConnections / 10), 0, this.maxConnections);
     this.shutdownTimeoutMs = settings.integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000);
     this.hsts = settings.flag('HSTS', false);
     settings.done();
@@ -129,7 +152,7 @@ class SettingsReader {
   }
 
   private wrong<T>(name: string, expected: string, fallback: T): T {
-    this.problems.push(`${name}: must be ${expected}, got '${this.env[name]}'`);
+    this.problems.push(`${name}: must be ${expected}, got '${redactUrl(this.env[name] ?? '')}'`);
     return fallback;
   }
 
@@ -181,6 +204,19 @@ class SettingsReader {
       /* reported below */
     }
     return this.wrong(name, `a ${protocols.map((p) => `${p}//`).join(' or ')} URL`, null);
+  }
+
+  /** The path of a file the process can read (a relative one from where it runs), or null when not set. */
+  readableFile(name: string): string | null {
+    const raw = this.raw(name);
+    if (raw === undefined) return null;
+    const path = resolve(raw);
+    try {
+      accessSync(path, constants.R_OK);
+      return path;
+    } catch {
+      return this.wrong(name, 'a file this process can read', null);
+    }
   }
 
   hostPorts(name: string): string[] {

@@ -5,10 +5,11 @@ import type { Cluster, Redis } from 'ioredis';
  * records the digest of the aggregate's document after them as `version:digest` (or drops it: an append
  * that names no digest must never leave the previous one standing). The version in the record is a
  * second guard: a digest counts only while the aggregate is still at that version, whatever wrote since.
+ * The first append of a store also records its identity (see RedisKeys.storeIdentity).
  * KEYS[1] global stream, KEYS[2] hash of aggregate versions, KEYS[3] list of the aggregate's stream ids,
- * KEYS[4] hash of content digests.
+ * KEYS[4] hash of content digests, KEYS[5] the store's identity.
  * ARGV[1] aggregate stream name, ARGV[2] expected version, ARGV[3] the document's digest ('' = none),
- * then pairs of (event type, envelope JSON).
+ * ARGV[4] an identity for a store that has none yet, then pairs of (event type, envelope JSON).
  * Returns {1, id...} on success, {0, actualVersion} on a version conflict.
  */
 export const APPEND_EVENTS_LUA = `
@@ -17,9 +18,12 @@ local expected = tonumber(ARGV[2])
 if current ~= expected then
   return {0, current}
 end
+if redis.call('EXISTS', KEYS[5]) == 0 then
+  redis.call('SET', KEYS[5], ARGV[4])
+end
 local result = {1}
 local n = 0
-for i = 4, #ARGV, 2 do
+for i = 5, #ARGV, 2 do
   n = n + 1
   local id = redis.call('XADD', KEYS[1], '*', 'type', ARGV[i], 'stream', ARGV[1], 'version', expected + n, 'event', ARGV[i + 1])
   redis.call('RPUSH', KEYS[3], id)
@@ -101,7 +105,7 @@ return {}
 
 /** Registers the event store's scripts on a client (ioredis sends EVALSHA, with EVAL when Redis lacks one). */
 export function defineEventStoreScripts(client: Redis | Cluster): void {
-  client.defineCommand('appendEvents', { numberOfKeys: 4, lua: APPEND_EVENTS_LUA });
+  client.defineCommand('appendEvents', { numberOfKeys: 5, lua: APPEND_EVENTS_LUA });
   client.defineCommand('recordDigest', { numberOfKeys: 2, lua: RECORD_DIGEST_LUA });
   client.defineCommand('readAggregate', { numberOfKeys: 2, lua: READ_AGGREGATE_LUA });
   client.defineCommand('readLatest', { numberOfKeys: 2, lua: READ_LATEST_LUA });
@@ -111,7 +115,7 @@ type Arg = string | number;
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    appendEvents(stream: string, versions: string, aggregate: string, digests: string, ...args: Arg[]): Promise<Array<string | number>>;
+    appendEvents(stream: string, versions: string, aggregate: string, digests: string, identity: string, ...args: Arg[]): Promise<Array<string | number>>;
     recordDigest(versions: string, digests: string, streamName: string, version: number, digest: string): Promise<number>;
     readAggregate(stream: string, aggregate: string): Promise<string[]>;
     readLatest(stream: string, aggregate: string, upTo: string): Promise<string[]>;

@@ -7,6 +7,11 @@ import { defineEventStoreScripts } from './event-store.lua';
 
 export const EVENT_SCHEMA_VERSION = 1;
 
+/** An identity for a store (see RedisKeys.storeIdentity): unique, and when it began. */
+export function newStoreIdentity(): string {
+  return `${randomUUID()} ${new Date().toISOString()}`;
+}
+
 /**
  * The event store: one Redis stream holds every event in global order; a hash holds each aggregate's
  * version, another the digest of its current document; a list per aggregate holds the ids of its events.
@@ -54,9 +59,11 @@ export class EventStore {
       keys.versions,
       keys.aggregateEvents(stream),
       keys.contentDigests,
+      keys.storeIdentity,
       stream,
       expectedVersion,
       contentDigest ?? '',
+      newStoreIdentity(),
       ...args,
     );
     if (Number(reply[0]) !== 1) {

@@ -1,15 +1,20 @@
 import { Controller, Get, Res, ServiceUnavailableException } from '@nestjs/common';
 import { HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
 import type { FastifyReply } from 'fastify';
+import { AppConfig } from '../config/app-config';
 import { ApiProblem, sendProblem } from '../http/problem';
 import { ReadModels } from '../read-models/read-models.service';
+import { storeProblem } from '../read-models/store-watch';
 
 /** Redis must have answered this process's background check within this long. */
 export const REDIS_SILENCE_MS = 5000;
 
 /**
- * /healthz: the process is up. /readyz: it can serve what the directory holds: Redis answered lately,
- * read models are live, the search index has loaded, and the projection is not stuck. It answers from what the process keeps (checked every second in the background), never
+ * /healthz: the process is up. /readyz: it can serve what the directory holds: Redis answered lately and
+ * holds the store this process serves (not emptied, not another), read models are live and, since the
+ * process started, have been within READY_MAX_LAG events of the log (a dead projector's lease counts for
+ * nothing), the search index has loaded, and the projection is not stuck. It answers from what the
+ * process keeps (checked every second in the background), never
  * from a round trip of its own, so it stays quick when Redis is busy. Anyone may read it: it names no
  * key, address or generation, and of a projection failure only the event it stopped at and why (the
  * full error is in the projector's log).
@@ -20,6 +25,7 @@ export class HealthController {
     private readonly health: HealthCheckService,
     private readonly indicator: HealthIndicatorService,
     private readonly readModels: ReadModels,
+    private readonly config: AppConfig,
   ) {}
 
   @Get('healthz')
@@ -50,6 +56,11 @@ export class HealthController {
         return silentMs <= REDIS_SILENCE_MS ? check.up() : check.down({ message: `no answer from Redis for ${Math.round(silentMs / 1000)} s` });
       },
       () => {
+        const check = this.indicator.check('store');
+        const problem = storeProblem(status.store);
+        return problem === null ? check.up() : check.down({ message: problem, since: status.store.since });
+      },
+      () => {
         const check = this.indicator.check('readModels');
         return status.generation === null ? check.down({ message: 'no read models yet' }) : check.up();
       },
@@ -60,7 +71,10 @@ export class HealthController {
       () => {
         const check = this.indicator.check('projection');
         const facts = { lag: status.lag, projectorActive: status.projectorActive };
-        if (!status.failure) return check.up(facts);
+        if (!status.failure) {
+          if (status.caughtUp || status.generation === null) return check.up(facts);
+          return check.down({ ...facts, message: `catching up: ${status.lag} events behind the log (ready within ${this.config.readyMaxLag}, READY_MAX_LAG)` });
+        }
         const { position, error, since, attempts } = status.failure;
         // An event it cannot apply is named with its reason; any other error (Redis's own, which may name
         // keys or addresses) only in the log.

@@ -6,6 +6,7 @@ import { ProblemFilter } from './problem.filter';
 function filterCall(error: unknown) {
   const sent: { status?: number; body?: string } = {};
   const reply = {
+    request: { raw: { complete: true } },
     code(status: number) {
       sent.status = status;
       return reply;

@@ -1,6 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiProblem, requestProblem, sendProblem } from './problem';
+import { ApiProblem, closeIfBodyUnread, requestProblem, sendProblem } from './problem';
 
 /**
  * Every error that reaches Nest becomes a problem document (registered once, as APP_FILTER). Problems
@@ -21,13 +21,11 @@ export class ProblemFilter implements ExceptionFilter {
       this.logger.debug(`client went away during ${request.method} ${request.url}: ${(error as Error)?.message ?? error}`);
       return;
     }
-    // The MCP endpoint speaks JSON-RPC: a body that is not JSON is its Parse error, not a problem document.
-    if (isJsonParseError(error) && isMcpPath(request.url)) {
-      void reply
-        .code(400)
-        .header('content-type', 'application/json')
-        .send(JSON.stringify({ jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: the body is not JSON' }, id: null }));
-      return;
+    // The MCP endpoint speaks JSON-RPC: a body that is not JSON is its Parse error, and a request refused
+    // for its form (a malformed Host, say) its Invalid Request, not problem documents.
+    if (isMcpPath(request.url)) {
+      if (isJsonParseError(error)) return sendJsonRpcError(reply, -32700, 'Parse error: the body is not JSON');
+      if (error instanceof ApiProblem && error.status === 400) return sendJsonRpcError(reply, -32600, `Invalid Request: ${error.detail}`);
     }
     sendProblem(reply, request.url, this.toProblem(error, request));
   }
@@ -48,6 +46,12 @@ export class ProblemFilter implements ExceptionFilter {
     this.logger.error(`unexpected error on ${request.method} ${request.url}: ${(error as Error)?.stack ?? message}`);
     return new ApiProblem(500, 'internal', 'Internal error', 'an unexpected error occurred; it has been logged');
   }
+}
+
+/** A JSON-RPC error answering the request as a whole (id null), with HTTP status 400. */
+function sendJsonRpcError(reply: FastifyReply, code: number, message: string): void {
+  closeIfBodyUnread(reply);
+  void reply.code(400).header('content-type', 'application/json').send(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
 /** An upload cut off, or a connection closed before the answer: Node's 'aborted' / ECONNRESET on the request. */

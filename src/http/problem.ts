@@ -65,7 +65,17 @@ export function problemJson(instance: string, problem: ApiProblem): string {
 
 /** Sends a problem document (never cached). */
 export function sendProblem(reply: FastifyReply, instance: string, problem: ApiProblem): FastifyReply {
+  closeIfBodyUnread(reply);
   reply.code(problem.status).header('content-type', PROBLEM_CONTENT_TYPE).header('cache-control', 'no-store');
   for (const name in problem.headers) reply.header(name, problem.headers[name]);
   return reply.send(problemJson(instance, problem));
+}
+
+/**
+ * An answer to a request whose body has not (all) arrived, sent before anything read it (a refusal):
+ * the connection closes with it. Kept open, it would wait for the rest of the body, and the request
+ * timeout would then answer the same request a second time (408).
+ */
+export function closeIfBodyUnread(reply: FastifyReply): void {
+  if (!reply.request.raw.complete) reply.header('connection', 'close');
 }

@@ -14,6 +14,7 @@ import type { ListingDocument } from '../listings/listing.document';
 import type { DocumentAggregate, DocumentEventTypes, RevisedData } from '../event-store/document-aggregate';
 import type { StoredEvent } from '../event-store/event-envelope';
 import { ProjectionRunner } from '../projections/projection-runner.service';
+import { describeRedisError } from '../redis/redis-errors';
 import { ImportCatalogCommand, ImportItemResult, ImportReport, ImportStoppedError } from './import-catalog.command';
 
 /**
@@ -264,8 +265,7 @@ function neverSent(error: unknown): boolean {
   return error instanceof Error && error.message.startsWith("Stream isn't writeable");
 }
 
-/** An error's message, or a stop reason, as one line. */
+/** An error's message (a Redis client's in words, see describeRedisError), or a stop reason, as one line. */
 function reasonOf(error: unknown): string {
-  const message = error instanceof Error ? error.message : String(error);
-  return message.split('\n')[0];
+  return (error instanceof Error ? describeRedisError(error) : String(error)).split('\n')[0];
 }

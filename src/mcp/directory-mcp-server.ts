@@ -1,13 +1,14 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { McpError, type CallToolResult, type ListResourcesResult, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, ListResourcesRequestSchema, type CallToolResult, type ListResourcesResult, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { isStoreUnavailable } from '../http/problem.filter';
 import { ApiProblem } from '../http/problem';
 import type { StoredBody } from '../rendering/stored-body';
 import { GetToolQuery } from '../tools/detail/get-tool.query';
-import { NO_FILTERS } from '../contract/listing-filters';
-import { ListToolsQuery } from '../tools/list/list-tools.query';
+import { listQueryOf } from '../tools/list/list-params';
+import { SearchToolsQuery } from '../tools/search/search-tools.query';
+import { boundRequests, JsonRpcError } from './bounded-requests';
 import { AnyDirectoryTool, DIRECTORY_TOOLS } from './directory-tools';
 import type { ListResponse } from '../contract/responses';
 
@@ -20,10 +21,10 @@ export const LISTING_URI_TEMPLATE = 'apidirectory://tools/{slug}';
 const listingUri = (slug: string) => `apidirectory://tools/${slug}`;
 
 /**
- * resources/list names at most this many listings, the most popular first: the SDK's list callback has no
- * paging, and a client shows the list to a person; every listing can still be read by its URI.
+ * resources/list names this many listings a page, the most popular first, and nextCursor for the next
+ * (the list API's cursor): an answer stays about 30 KB however large the catalog.
  */
-export const LISTED_RESOURCES_BOUND = 1000;
+export const RESOURCES_PAGE = 100;
 
 /** JSON-RPC error code the MCP specification gives an unknown resource. */
 const RESOURCE_NOT_FOUND = -32002;
@@ -41,7 +42,8 @@ export const INSTRUCTIONS =
 /**
  * Builds the directory's MCP server: the tools of DIRECTORY_TOOLS and the listings as resources, each a
  * query on the QueryBus. One server per connection: the stdio entry makes one; the HTTP endpoint makes one
- * per request (see McpHttpController).
+ * per request (see McpHttpController), for the client it came from, whose search budget search_tools
+ * spends as HTTP searches do. Requests run one at a time (see boundRequests).
  */
 @Injectable()
 export class DirectoryMcpServer {
@@ -49,7 +51,8 @@ export class DirectoryMcpServer {
 
   constructor(private readonly queries: QueryBus) {}
 
-  create(): McpServer {
+  /** A server for `client` (its address; null: a local client over stdio, with no budget). */
+  create(client: string | null = null): McpServer {
     const server = new McpServer(
       { name: SERVER_NAME, title: SERVER_TITLE, version: SERVER_VERSION },
       { instructions: INSTRUCTIONS },
@@ -64,12 +67,12 @@ export class DirectoryMcpServer {
           outputSchema: tool.outputSchema,
           annotations: { title: tool.title, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
         },
-        (args: Record<string, unknown>) => this.call(tool, args),
+        (args: Record<string, unknown>) => this.call(tool, args, client),
       );
     }
     server.registerResource(
       'listing',
-      new ResourceTemplate(LISTING_URI_TEMPLATE, { list: () => this.listingResources() }),
+      new ResourceTemplate(LISTING_URI_TEMPLATE, { list: undefined }),
       {
         title: 'API listing',
         description: 'The full listing of one API (what get_tool returns), by slug.',
@@ -77,15 +80,19 @@ export class DirectoryMcpServer {
       },
       (uri, { slug }) => this.readListing(uri.href, Array.isArray(slug) ? slug.join(',') : slug),
     );
+    // The SDK's resources/list asks a template for all of its resources at once, without a cursor.
+    server.server.setRequestHandler(ListResourcesRequestSchema, (request) => this.listingResources(request.params?.cursor));
     // Registering says the lists may change; they do not while the server runs (and stateless HTTP could not announce it).
     server.server.registerCapabilities({ tools: { listChanged: false }, resources: { listChanged: false } });
+    boundRequests(server);
     return server;
   }
 
   /** Runs a tool: its query on the QueryBus; a problem (bad argument, unknown slug) is a tool error saying what is wrong. */
-  private async call(tool: AnyDirectoryTool, args: Record<string, unknown>): Promise<CallToolResult> {
+  private async call(tool: AnyDirectoryTool, args: Record<string, unknown>, client: string | null): Promise<CallToolResult> {
     try {
       const query = tool.query(args);
+      if (query instanceof SearchToolsQuery) query.client = client;
       const output = this.parse(await this.queries.execute(query));
       return { content: [{ type: 'text', text: tool.text(output, query) }], structuredContent: output };
     } catch (error) {
@@ -95,9 +102,16 @@ export class DirectoryMcpServer {
     }
   }
 
-  private async listingResources(): Promise<ListResourcesResult> {
-    const page = this.parse(await this.queries.execute(new ListToolsQuery(NO_FILTERS, LISTED_RESOURCES_BOUND))) as ListResponse;
+  private async listingResources(cursor: string | undefined): Promise<ListResourcesResult> {
+    let page: ListResponse;
+    try {
+      page = this.parse(await this.queries.execute(listQueryOf({ limit: String(RESOURCES_PAGE), ...(cursor ? { cursor } : {}) }))) as ListResponse;
+    } catch (error) {
+      const problem = this.problemOf(error, 'resources/list');
+      throw new JsonRpcError(problem.status === 400 ? ErrorCode.InvalidParams : ErrorCode.InternalError, problem.status === 400 ? `Invalid params: ${problem.detail}` : problem.detail);
+    }
     return {
+      ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
       resources: page.tools.map((tool) => ({
         uri: listingUri(tool.slug),
         name: tool.slug,
@@ -114,7 +128,7 @@ export class DirectoryMcpServer {
       stored = await this.queries.execute(new GetToolQuery(slug));
     } catch (error) {
       const problem = this.problemOf(error, 'resources/read');
-      throw new McpError(problem.status === 404 ? RESOURCE_NOT_FOUND : -32603, problem.detail, { uri });
+      throw new JsonRpcError(problem.status === 404 ? RESOURCE_NOT_FOUND : ErrorCode.InternalError, problem.detail, { uri });
     }
     return { contents: [{ uri, mimeType: 'application/json', text: stored.body.toString('utf8') }] };
   }

@@ -4,8 +4,11 @@ import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from '../config/app-config';
 import { baseUrlOf } from '../discovery/base-url';
+import { sendProblem } from '../http/problem';
 import { sendJson } from '../http/send-json';
+import { RequestBudget } from '../operations/request-rate-limit';
 import { storedBody } from '../rendering/stored-body';
+import { mcpTurn } from './bounded-requests';
 import { DIRECTORY_TOOLS } from './directory-tools';
 import { DirectoryMcpServer, INSTRUCTIONS, LISTING_URI_TEMPLATE, SERVER_NAME, SERVER_TITLE, SERVER_VERSION } from './directory-mcp-server';
 
@@ -26,31 +29,69 @@ export const PUBLIC_DIRECTORY_MCP_PATH = 'api/mcp';
  *
  * The SDK's web-standard transport is used rather than its Node one, so Fastify keeps the response
  * (headers, logging, errors) instead of handing the raw socket over with hijack().
+ *
+ * A POST may carry a JSON-RPC batch (up to the SDK's 100 messages; the protocol's versions before
+ * 2025-06-18 have batches, and clients of those are still served): each message spends the client's
+ * request budget, as that many POSTs would, and the server answers them one at a time (see answer).
  */
 @Controller()
 export class McpHttpController {
   constructor(
     private readonly directory: DirectoryMcpServer,
     private readonly config: AppConfig,
+    private readonly budget: RequestBudget,
   ) {}
 
   @Post([MCP_PATH, WELL_KNOWN_MCP_PATH, PUBLIC_DIRECTORY_MCP_PATH])
   async post(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
-    const server = this.directory.create();
+    // The request hook spent one for the POST; a batch spends one more for each further message.
+    if (Array.isArray(request.body) && request.body.length > 1) {
+      const refused = await this.budget.spend(request, reply, request.body.length - 1);
+      if (refused) return sendProblem(reply, request.url, refused);
+    }
+    const answer = await this.answer(request);
+    reply.code(answer.status);
+    answer.headers.forEach((value, name) => void reply.header(name, value));
+    return reply.header('cache-control', 'no-store').send(answer.body === '' ? undefined : answer.body);
+  }
+
+  /**
+   * The answer to the request. A batch is answered one message at a time, each by a server and transport
+   * of its own (the SDK's stateless transport takes one request), and the answers joined into the batch's
+   * array here: handed over whole, the SDK serialises all of its answers in one go (100 pages of
+   * resources, 3 MB, held the event loop for 70-100 ms), where one message's answer is small. A message
+   * the SDK refuses on its own (not JSON-RPC) is its error in the array, as JSON-RPC has it; when the
+   * first is refused so, the refusal (a header the SDK wants, say) answers the whole request.
+   */
+  private async answer(request: FastifyRequest): Promise<Answer> {
+    const messages = request.body;
+    if (!Array.isArray(messages) || messages.length < 2 || messages.length > MAX_BATCH) return this.answerOne(request, messages);
+    const answers: string[] = [];
+    let headers = new Headers();
+    for (const [index, message] of messages.entries()) {
+      if (index > 0) await mcpTurn();
+      const answer = await this.answerOne(request, message);
+      if (index === 0 && answer.status >= 400) return answer;
+      if (answer.body !== '') answers.push(answer.body);
+      if (answer.status === 200) headers = answer.headers;
+    }
+    // Only notifications: accepted, with nothing to answer.
+    if (answers.length === 0) return { status: 202, headers, body: '' };
+    return { status: 200, headers, body: `[${answers.join(',')}]` };
+  }
+
+  /** One message (or a batch the SDK refuses), answered by a server of its own. */
+  private async answerOne(request: FastifyRequest, body: unknown): Promise<Answer> {
+    const server = this.directory.create(request.ip);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    let response: Response;
-    let body: string;
     try {
       await server.connect(transport);
-      response = await transport.handleRequest(webRequestOf(request), { parsedBody: request.body });
-      body = await response.text();
+      const response = await transport.handleRequest(webRequestOf(request), { parsedBody: body });
+      return { status: response.status, headers: response.headers, body: await response.text() };
     } finally {
       // Closes the transport too, before the client has its answer: nothing of the request stays behind.
       await server.close();
     }
-    reply.code(response.status);
-    response.headers.forEach((value, name) => void reply.header(name, value));
-    return reply.header('cache-control', 'no-store').send(body === '' ? undefined : body);
   }
 
   /** A stateless server has no stream to offer on GET (405, as the SDK's examples answer)... */
@@ -87,6 +128,15 @@ export class McpHttpController {
     };
     return sendJson(request, reply, storedBody(JSON.stringify(description)));
   }
+}
+
+/** The SDK's bound on the messages of a batch (a larger one it refuses as a whole). */
+const MAX_BATCH = 100;
+
+interface Answer {
+  status: number;
+  headers: Headers;
+  body: string;
 }
 
 function methodNotAllowed(reply: FastifyReply): FastifyReply {

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ErrorsModule } from '../errors/errors.module';
+import { OperationsModule } from '../operations/operations.module';
 import { ToolsModule } from '../tools/tools.module';
 import { DirectoryMcpServer } from './directory-mcp-server';
 import { McpHttpController } from './mcp-http.controller';
@@ -10,7 +11,7 @@ import { McpHttpController } from './mcp-http.controller';
  * stdio through `stdio.ts`.
  */
 @Module({
-  imports: [ToolsModule, ErrorsModule],
+  imports: [ToolsModule, ErrorsModule, OperationsModule],
   controllers: [McpHttpController],
   providers: [DirectoryMcpServer],
   exports: [DirectoryMcpServer],

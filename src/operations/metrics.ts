@@ -23,6 +23,7 @@ export class Metrics {
   private readonly latency: Histogram<'method' | 'route' | 'status'>;
   private readonly searches: Histogram<string>;
   private readonly limited: Counter<'budget'>;
+  private readonly refusedConnections: Counter<'reason'>;
   /**
    * Each answered series' counter and histogram, looked up once: prom-client's `labels()` checks and
    * hashes the labels and builds closures on every call, a measurable part of a cached read. Bounded as the
@@ -46,6 +47,12 @@ export class Metrics {
     });
     this.searches = new Histogram({ name: 'directory_search_duration_seconds', help: 'Time to run a search the read cache could not answer and build its response.', buckets: SEARCH_BUCKETS, registers });
     this.limited = new Counter({ name: 'directory_rate_limited_requests_total', help: 'Requests refused with 429, by budget (requests: every read; searches: searches the read cache could not answer).', labelNames: ['budget'], registers });
+    this.refusedConnections = new Counter({
+      name: 'directory_connections_refused_total',
+      help: 'Connections closed as they arrived, by reason (per-client: the client held its share, MAX_CONNECTIONS_PER_CLIENT; process: the process held MAX_CONNECTIONS).',
+      labelNames: ['reason'],
+      registers,
+    });
     // The read cache counts for itself (plain numbers on its hot path); they are read at each scrape.
     const cache = () => this.readModels.cache;
     for (const kind of ['hits', 'misses'] as const) {
@@ -72,6 +79,16 @@ export class Metrics {
       },
     });
     new Gauge({ name: 'directory_projector_active', help: '1 while a projection runner (in any process) holds the lease.', registers, collect() { this.set(status().projectorActive ? 1 : 0); } });
+    new Gauge({
+      name: 'directory_store_changed',
+      help: '1 while Redis no longer holds the store this process was serving: emptied (restarted without its data, flushed) or replaced (another directory); /readyz says what to do.',
+      labelNames: ['how'],
+      registers,
+      collect() {
+        const { state } = status().store;
+        for (const how of ['emptied', 'replaced'] as const) this.labels(how).set(state === how ? 1 : 0);
+      },
+    });
     new Gauge({ name: 'directory_search_index_ready', help: '1 once this process\'s search index has caught up with the read models.', registers, collect() { this.set(status().searchReady ? 1 : 0); } });
     new Gauge({
       name: 'directory_redis_silence_seconds',
@@ -108,6 +125,10 @@ export class Metrics {
 
   rateLimited(budget: 'requests' | 'searches'): void {
     this.limited.labels(budget).inc();
+  }
+
+  connectionRefused(reason: 'per-client' | 'process'): void {
+    this.refusedConnections.labels(reason).inc();
   }
 
   /** Age of the first event after the live checkpoint (a stream id starts with its append time in ms). */

@@ -1,16 +1,18 @@
 import { Module } from '@nestjs/common';
 import { ReadModelsModule } from '../read-models/read-models.module';
+import { Connections } from './connections';
 import { Draining } from './draining';
 import { Metrics } from './metrics';
 import { MetricsController } from './metrics.controller';
 import { RateBudgets } from './rate-budgets';
+import { RequestBudget } from './request-rate-limit';
 import { SearchBudget } from './search-budget';
 
-/** What keeps the service up under load and lets operators see it: rate limits, metrics, draining on stop. */
+/** What keeps the service up under load and lets operators see it: rate limits, connections, metrics, draining on stop. */
 @Module({
   imports: [ReadModelsModule],
   controllers: [MetricsController],
-  providers: [Metrics, RateBudgets, SearchBudget, Draining],
-  exports: [Metrics, RateBudgets, SearchBudget, Draining],
+  providers: [Metrics, RateBudgets, RequestBudget, SearchBudget, Draining, Connections],
+  exports: [Metrics, RateBudgets, RequestBudget, SearchBudget, Draining, Connections],
 })
 export class OperationsModule {}

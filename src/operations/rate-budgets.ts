@@ -87,8 +87,18 @@ export class RateBudgets {
     this.client = redis.client as unknown as Granter;
   }
 
-  /** Spends one from a budget of `limit` a minute under `key`; null when Redis could not tell. */
-  async spend(key: string, limit: number): Promise<BudgetState | null> {
+  /**
+   * Spends `cost` from a budget of `limit` a minute under `key`, one at a time (mostly from this
+   * process's share, so a cost of 100 makes a few Redis calls); refused as soon as one is. Null when
+   * Redis could not tell.
+   */
+  async spend(key: string, limit: number, cost = 1): Promise<BudgetState | null> {
+    let state = await this.spendOne(key, limit);
+    for (let spent = 1; spent < cost && state?.allowed; spent++) state = await this.spendOne(key, limit);
+    return state;
+  }
+
+  private async spendOne(key: string, limit: number): Promise<BudgetState | null> {
     const now = Date.now();
     const share = this.shares.get(key);
     if (share && share.closes > now) {

@@ -1,29 +1,58 @@
+import { Injectable } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { sendProblem } from '../http/problem';
-import type { RedisKeys } from '../redis/redis-keys';
+import { AppConfig } from '../config/app-config';
+import { ApiProblem, sendProblem } from '../http/problem';
+import { RedisConnection } from '../redis/redis-connection';
 import { clientKey } from './client-address';
-import type { Metrics } from './metrics';
+import { Metrics } from './metrics';
 import { RateBudgets, rateLimited, rateLimitHeaders, refusalPause } from './rate-budgets';
 
 /** Probes and scrapes are never limited: an orchestrator or Prometheus must always get through. */
 export const UNLIMITED_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
 
 /**
- * An onRequest hook: every request (unknown routes too) spends one from its client's budget of `limit`
- * a minute, and its answer carries the RateLimit headers; past the budget, 429 with Retry-After, sent
- * from here after the refusal pause.
+ * The request budget: every request (unknown routes too) spends one from its client's budget of
+ * RATE_LIMIT_PER_MINUTE, and its answer carries the RateLimit headers; past the budget, 429 with
+ * Retry-After after the refusal pause. A request that carries several calls (an MCP batch) spends one
+ * for each.
  */
-export function requestRateLimit(budgets: RateBudgets, keys: RedisKeys, metrics: Metrics, limit: number) {
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | void> => {
-    if (UNLIMITED_ROUTES.has(request.routeOptions.url as string)) return;
-    const state = await budgets.spend(keys.requestBudget(clientKey(request.ip)), limit);
-    if (!state) return;
+@Injectable()
+export class RequestBudget {
+  readonly limit: number;
+
+  constructor(
+    private readonly budgets: RateBudgets,
+    private readonly redis: RedisConnection,
+    private readonly metrics: Metrics,
+    config: AppConfig,
+  ) {
+    this.limit = config.rateLimitPerMinute;
+  }
+
+  /** The onRequest hook that spends one for every request. */
+  hook() {
+    return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | void> => {
+      if (UNLIMITED_ROUTES.has(request.routeOptions.url as string)) return;
+      const refused = await this.spend(request, reply);
+      if (refused) return sendProblem(reply, request.url, refused);
+    };
+  }
+
+  /**
+   * Spends `cost` from the budget of the request's client and puts the RateLimit headers on the reply;
+   * the 429 problem (after the refusal pause) when the budget cannot cover it, else null (also when
+   * Redis could not tell, or there is no limit).
+   */
+  async spend(request: FastifyRequest, reply: FastifyReply, cost = 1): Promise<ApiProblem | null> {
+    if (this.limit === 0) return null;
+    const state = await this.budgets.spend(this.redis.keys.requestBudget(clientKey(request.ip)), this.limit, cost);
+    if (!state) return null;
     if (state.allowed) {
       reply.headers(rateLimitHeaders(state));
-      return;
+      return null;
     }
-    metrics.rateLimited('requests');
+    this.metrics.rateLimited('requests');
     await refusalPause();
-    return sendProblem(reply, request.url, rateLimited(state, 'requests'));
-  };
+    return rateLimited(state, 'requests');
+  }
 }

@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { CategoryCatalog } from '../catalog/category-catalog';
 import { AppConfig } from '../config/app-config';
-import { EventStore } from '../event-store/event-store.service';
+import { EventStore, newStoreIdentity } from '../event-store/event-store.service';
 import type { ProjectionFailure } from '../projections/projection-runner.service';
 import { ReadModelChanges } from '../projections/read-model-changes';
 import { RedisClient, RedisConnection } from '../redis/redis-connection';
@@ -10,6 +10,7 @@ import { splitEtag, StoredBody } from '../rendering/stored-body';
 import type { SearchIndex } from '../search/search-index';
 import { CatalogFollower } from './catalog-follower';
 import { ReadCache } from './read-cache';
+import { StoreStatus, storeProblem, StoreWatch } from './store-watch';
 
 
 /** What this process knows of the read models, kept up to date in the background (see status()). */
@@ -26,6 +27,10 @@ export interface ReadModelsStatus {
   failure: ProjectionFailure | null;
   /** Whether the search index has caught up with the read models at least once. */
   searchReady: boolean;
+  /** Whether the read models have been within READY_MAX_LAG of the log since this process started (or its store changed). */
+  caughtUp: boolean;
+  /** Whether Redis holds the store this process serves. */
+  store: StoreStatus;
 }
 
 /**
@@ -48,7 +53,7 @@ export class ReadModels implements OnApplicationBootstrap, OnApplicationShutdown
   private timer: NodeJS.Timeout | null = null;
   private subscriber: RedisClient | null = null;
   private unsubscribe: (() => void) | null = null;
-  private known: Omit<ReadModelsStatus, 'searchReady'> = {
+  private known: Omit<ReadModelsStatus, 'searchReady' | 'caughtUp' | 'store'> = {
     lastContact: 0,
     generation: null,
     checkpoint: null,
@@ -63,6 +68,10 @@ export class ReadModels implements OnApplicationBootstrap, OnApplicationShutdown
   private errorList: string[] | undefined;
   /** Bumped whenever the read models change: a value read under an older one is not kept. */
   private epoch = 0;
+  private readonly store = new StoreWatch((now, before) => this.storeChanged(now, before));
+  /** Set once the read models are within READY_MAX_LAG of the log; until then the process is not ready. */
+  private caughtUp = false;
+  private readonly emptiedListeners: Array<() => void> = [];
 
   constructor(
     private readonly redis: RedisConnection,
@@ -159,7 +168,12 @@ export class ReadModels implements OnApplicationBootstrap, OnApplicationShutdown
 
   /** What this process knows of the read models, without asking Redis (it checks every second). */
   status(): ReadModelsStatus {
-    return { ...this.known, searchReady: this.follower.isLoaded };
+    return { ...this.known, searchReady: this.follower.isLoaded, caughtUp: this.caughtUp, store: this.store.status };
+  }
+
+  /** Calls `listener` whenever the store this process serves is found emptied (RESEED_EMPTY_STORE). */
+  onStoreEmptied(listener: () => void): void {
+    this.emptiedListeners.push(listener);
   }
 
   /** Starts following the read models with the application, so /readyz knows before the first request. */
@@ -204,17 +218,26 @@ export class ReadModels implements OnApplicationBootstrap, OnApplicationShutdown
   async refresh(force = false): Promise<void> {
     const call = ++this.refreshCalls;
     const keys = this.redis.keys;
-    const [current, failure, holder] = await this.redis.client.mget(keys.currentGeneration, keys.projectionFailure, keys.projectorLease);
+    // (Three commands in one round trip, not one: the event store and read-model control live in
+    // different Redis Cluster slots.)
+    const [[current, failure, holder], identity, length] = await Promise.all([
+      this.redis.client.mget(keys.currentGeneration, keys.projectionFailure, keys.projectorLease),
+      this.redis.client.get(keys.storeIdentity),
+      this.redis.client.xlen(keys.events),
+    ]);
+    this.store.observe(identity, length);
+    // A store written before stores had identities gets one now (any process may: the first wins).
+    if (identity === null && length > 0 && !this.store.hasIdentity) await this.redis.client.set(keys.storeIdentity, newStoreIdentity(), 'NX');
     const generation = current === null ? null : Number(current);
     let checkpoint: string | null = null;
     let lag = 0;
     if (generation !== null) {
       const live = keys.generation(generation);
-      // (Two commands, not one pipeline: the generation and the log live in different Redis Cluster slots.)
-      const [[stored, applied], length] = await Promise.all([this.redis.client.mget(live.checkpoint, live.appliedEvents), this.redis.client.xlen(keys.events)]);
+      const [stored, applied] = await this.redis.client.mget(live.checkpoint, live.appliedEvents);
       checkpoint = stored ?? null;
       lag = Math.max(0, length - Number(applied ?? 0));
     }
+    if (!this.caughtUp && this.store.status.state === 'serving' && generation !== null && lag <= this.config.readyMaxLag) this.caughtUp = true;
     this.known = {
       lastContact: Date.now(),
       generation,
@@ -239,6 +262,17 @@ export class ReadModels implements OnApplicationBootstrap, OnApplicationShutdown
     // The first load (seconds for a large catalog) goes on in the background: details need no index.
     if (this.follower.isLoaded) await caughtUp;
     else caughtUp.catch((error: Error) => this.refreshFailed(error));
+  }
+
+  /** Says what changed, and what to do; a changed store is caught up with again before the process is ready. */
+  private storeChanged(now: StoreStatus, before: StoreStatus): void {
+    if (before.begun === null) return;
+    this.caughtUp = false;
+    const problem = storeProblem(now);
+    if (problem) this.logger.warn(problem);
+    else if (before.state === 'emptied' && now.begun !== before.begun) this.logger.log(`the emptied store was seeded again (begun ${now.begun}): serving it once caught up`);
+    else this.logger.log('Redis holds the store this process serves again: serving it once caught up');
+    if (now.state === 'emptied') for (const listener of this.emptiedListeners) listener();
   }
 
   private refreshFailed(error: Error): void {

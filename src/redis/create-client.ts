@@ -1,11 +1,23 @@
-import { Cluster, Redis } from 'ioredis';
+import { Cluster, Redis, RedisOptions } from 'ioredis';
+import { readFileSync } from 'node:fs';
 import type { AppConfig } from '../config/app-config';
 
 export type RedisClient = Redis | Cluster;
 
+/**
+ * What every connection to the configured Redis needs beyond its URL: the certificate authorities of
+ * REDIS_TLS_CA for TLS (rediss://; the system's otherwise). The URL carries the rest: host, port,
+ * database, and a password or an ACL user and password.
+ */
+export function connectionOptions(config: AppConfig): RedisOptions {
+  const tls = config.redisUrl.startsWith('rediss:');
+  return tls && config.redisTlsCa !== null ? { tls: { ca: readFileSync(config.redisTlsCa) } } : {};
+}
+
 /** A client for the configured Redis (one server, or a cluster). */
 export function createClient(config: AppConfig, autoPipelining = true, offlineQueue = true): RedisClient {
-  const common = {
+  const common: RedisOptions = {
+    ...connectionOptions(config),
     enableAutoPipelining: autoPipelining,
     maxRetriesPerRequest: 3,
     enableOfflineQueue: offlineQueue,

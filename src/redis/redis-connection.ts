@@ -35,7 +35,7 @@ export class RedisConnection implements OnModuleInit, OnApplicationShutdown {
         resolve(true);
       });
     });
-    if (!ready) new Logger('redis').warn(`Redis not reachable after ${READY_TIMEOUT_MS} ms; serving 503 until it is`);
+    if (!ready) new Logger('redis').warn(`Redis not reachable after ${READY_TIMEOUT_MS} ms; what needs it fails until it is (the API answers 503)`);
   }
 
   /**

@@ -2,7 +2,7 @@
  * Every Redis key of the service. Keys that a Lua script or a transaction touches together share one
  * hash tag (the part in braces), so the same code runs unchanged on Redis Cluster:
  * - `{ns:es}`   the event store (global stream, aggregate versions and content digests, per-aggregate
- *               event ids);
+ *               event ids, the store's identity);
  * - `{ns:rm}`   read-model control (current generation, lease, generation counter);
  * - `{ns:gN}`   every read model of generation N;
  * - `{ns:rl:C}` the rate-limit counters of client C.
@@ -23,6 +23,13 @@ export class RedisKeys {
   }
   aggregateEvents(streamName: string): string {
     return `{${this.namespace}:es}:agg:${streamName}`;
+  }
+  /**
+   * Which store this is: `<uuid> <when>`, written with its first event. A serving process remembers the
+   * one it serves and notices when Redis holds another (or none: emptied).
+   */
+  get storeIdentity(): string {
+    return `{${this.namespace}:es}:identity`;
   }
 
   // read-model control

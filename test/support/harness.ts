@@ -74,9 +74,9 @@ export async function startService(label: string, overrides: Record<string, stri
       return result;
     },
     close: async () => {
-      // As the process stops on SIGTERM: a connection a test's client keeps alive (the fetch pool is shared
-      // by every test file of the run) is cut after 2 s rather than holding the close.
-      await drainAndClose(app, 2000);
+      // As the process stops on SIGTERM, but idle connections are closed at once (the fetch pool a test's
+      // client keeps them in is shared by every test file of the run), and a busy one cut after 2 s.
+      await drainAndClose(app, 2000, 0);
       await dropNamespace(namespace);
     },
   };
@@ -105,8 +105,13 @@ export async function getJson(url: string, headers: Record<string, string> = {})
  */
 export async function commandsDuring<T>(client: Redis, action: () => Promise<T>): Promise<{ result: T; commands: string[][] }> {
   const addr = /addr=(\S+)/.exec(String(await client.client('INFO')))![1];
-  const observer = new Redis(REDIS_URL);
-  const monitor = await observer.monitor();
+  // MONITOR on a connection of its own. ioredis marks it monitoring a moment after Redis's OK: lines of
+  // other clients' commands that come in the same packet are taken for replies to nothing and reported
+  // as an error ("Command queue state error"), which made observer.monitor() fail now and then when other
+  // tests used Redis. Those lines precede the action: they are let go.
+  const monitor = new Redis(REDIS_URL, { monitor: true });
+  monitor.on('error', () => undefined);
+  await new Promise((resolve) => monitor.once('monitoring', resolve));
   const commands: string[][] = [];
   let done = false;
   monitor.on('monitor', (_time: string, args: string[], source: string) => {
@@ -121,6 +126,5 @@ export async function commandsDuring<T>(client: Redis, action: () => Promise<T>)
     return { result, commands };
   } finally {
     monitor.disconnect();
-    observer.disconnect();
   }
 }
