@@ -7,10 +7,10 @@ import { LISTING_AGGREGATE } from '../src/listings/listing.aggregate';
 import { LISTING_PUBLISHED, LISTING_REVISED, LISTING_WITHDRAWN } from '../src/listings/events/listing-events';
 import type { ListingDocument } from '../src/listings/listing.document';
 import { ProjectionRunner } from '../src/projections/projection-runner.service';
-import { CatalogFollower } from '../src/read-models/catalog-follower';
 import { ReadModels } from '../src/read-models/read-models.service';
 import { deleteMatching } from '../src/redis/delete-matching';
 import { RedisConnection } from '../src/redis/redis-connection';
+import { IndexFollower } from '../src/search/index-follower';
 import type { SearchIndex } from '../src/search/search-index';
 import { buildSearchRequest } from '../src/search/search-query';
 import { getJson, RunningService, startService } from './support/harness';
@@ -78,7 +78,7 @@ it('follows revisions and withdrawals batch by batch to what a fresh index of th
   expect(revised.results.every((r) => catalog.slice(5, 60).some((l) => l.slug === r.slug))).toBe(true);
 
   const followed = await service.app.get(ReadModels).searchIndex();
-  const fresh = new CatalogFollower(store, service.app.get(CategoryCatalog));
+  const fresh = new IndexFollower(store, service.app.get(CategoryCatalog));
   await fresh.catchUp(await store.lastPosition());
   expect(snapshot(followed)).toEqual(snapshot(fresh.current));
   for (const q of ['api', 'speech to text', `api ${catalog[70].name}`, '向量数据库']) {
@@ -88,7 +88,7 @@ it('follows revisions and withdrawals batch by batch to what a fresh index of th
 }, 120_000);
 
 it('catches up at the next check when catching up failed as a change arrived (search does not stay behind the details)', async () => {
-  const follower = (service.app.get(ReadModels) as unknown as { follower: CatalogFollower }).follower;
+  const follower = (service.app.get(ReadModels) as unknown as { follower: IndexFollower }).follower;
   const held = follower as unknown as { store: EventStore };
   const realStore = held.store;
   // Redis going away for a moment exactly as a change arrives cannot be had on demand: the follower's
@@ -129,7 +129,7 @@ it('catches up at the next check when catching up failed as a change arrived (se
 }, 60_000);
 
 it('starts again from the beginning of the log when the log no longer holds the last event it followed', async () => {
-  const follower = new CatalogFollower(store, service.app.get(CategoryCatalog));
+  const follower = new IndexFollower(store, service.app.get(CategoryCatalog));
   await follower.catchUp(await store.lastPosition());
   expect(follower.current.size).toBe(SIZE - 5);
   // The store emptied and filled again with fewer listings (the last test: the service stops first).
