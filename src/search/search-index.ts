@@ -1,7 +1,9 @@
 import type { Category } from '../catalog/category-catalog';
+import type { ListingFilters } from '../contract/listing-filters';
 import type { ListingDocument } from '../listings/listing.document';
 import { PostingScorer } from './listing-postings';
-import { Clause, Lexicon, MAX_CORRECTED, SearchRequest, TermSpec } from './search-query';
+import { matchedFields } from './search-fields';
+import { buildSearchRequest, ClauseInterpretation, interpret, Lexicon, MAX_CORRECTED, SearchRequest, TermSpec } from './search-query';
 import { nameKey } from './tokenizer';
 import { lowerBound, termsWithinEdits } from './typo-terms';
 
@@ -13,39 +15,67 @@ export interface IndexedListing {
   summary: string;
 }
 
-/** The facts of a listing that searches filter and order by. */
-export type ListingFacts = Pick<ListingDocument, 'slug' | 'category' | 'popularity' | 'freeTier' | 'openaiCompatible' | 'authType' | 'contextTokens' | 'sdkLanguages'>;
-
-/**
- * What the index keeps of a listing besides its postings: its facts, its summary, and the keys of the names
- * it answers to. Not the document: at 100,000 listings that would be half a gigabyte in every process.
- */
-export interface HeldListing {
-  facts: ListingFacts;
-  summary: string;
-  names: string[];
-}
-
-/** One result: the listing, its score (three decimals, as sent) and the mask of the fields that matched. */
-export interface SearchHit {
+/** A listing found: its slug and summary (JSON, as sent). */
+export interface FoundListing {
   slug: string;
-  score: string;
-  mask: number;
   summary: string;
 }
 
-/** How each term of the query matched: per clause, alternative and term, the index terms by kind. */
-export type SearchNotes = Array<Array<Array<Partial<Record<'exact' | 'prefix' | 'fuzzy', string[]>>>>>;
+/** One result of a search: its score (three decimals, as sent) and the fields that matched. */
+export interface SearchHit extends FoundListing {
+  score: string;
+  matched: string[];
+}
 
 export interface SearchAnswer {
   /** Listings that match (exact: every posting is read). */
   total: number;
   hits: SearchHit[];
-  notes: SearchNotes;
+  /** The filters applied: those asked for, and those the query asked for in words. */
+  filters: ListingFilters;
+  /** How each part of the query was understood. */
+  interpretation: ClauseInterpretation[];
 }
 
-/** Which listings a search or a browse may return (the category, later the structured filters). */
-export type ListingFilter = (doc: number) => boolean;
+/** A place in the browse order (popularity, then slug): a page that starts after it keeps its place whatever changes before it. */
+export interface BrowsePosition {
+  popularity: number;
+  slug: string;
+}
+
+export interface BrowsePage {
+  /** Listings that pass the filters. */
+  total: number;
+  listings: FoundListing[];
+  /** Where the next page starts, when more listings follow. */
+  next: BrowsePosition | null;
+}
+
+/** The facts of a listing that searches filter and order by. */
+type ListingFacts = Pick<ListingDocument, 'slug' | 'category' | 'popularity' | 'freeTier' | 'openaiCompatible' | 'authType' | 'contextTokens' | 'sdkLanguages'>;
+
+/**
+ * What the index keeps of a listing besides its postings: its facts, its summary, and the keys of the names
+ * it answers to. Not the document: at 100,000 listings that would be half a gigabyte in every process.
+ */
+interface HeldListing {
+  facts: ListingFacts;
+  summary: string;
+  names: string[];
+}
+
+/** A page of the ranking: the listings by number, and each one's score and matched fields (mask). */
+interface RankedHit {
+  doc: number;
+  score: string;
+  mask: number;
+}
+
+/** How each term of the query matched: per clause, alternative and term, the index terms by kind. */
+export type SearchNotes = Array<Array<Array<Partial<Record<'exact' | 'prefix' | 'fuzzy', string[]>>>>>;
+
+/** Which listings a search or a browse may return. */
+type ListingFilter = (doc: number) => boolean;
 
 /** Completions a word being typed may expand to, in term order. */
 const PREFIX_COMPLETIONS = 64;
@@ -80,6 +110,7 @@ interface Spec {
  * process's CPU and no round trip, and capacity grows with the serving processes.
  *
  * A search reads every posting of its terms, so `total` is exact and the ranking is that of all matches.
+ * Filters are evaluated here. Listings are numbered inside the index; what it gives out is slugs and summaries.
  */
 export class SearchIndex {
   private readonly termIds = new Map<string, number>();
@@ -98,8 +129,7 @@ export class SearchIndex {
   private popularity = new Int32Array(1024);
   private readonly freeDocs: number[] = [];
   /** Every listing by popularity (then slug): the browse order, and the order of ties. */
-  private browse: number[] = [];
-  private readonly categoryCounts = new Map<string, number>();
+  private browseOrder: number[] = [];
   /** Name keys (see nameKey) of every listing's name, Chinese name, slug and aliases -> the listings. */
   private readonly names = new Map<string, Set<number>>();
 
@@ -107,7 +137,7 @@ export class SearchIndex {
   private readonly buffers = new ScoreBuffers();
 
   /** What the query builder asks of the index: which words it holds (to join or split words as typed). */
-  readonly lexicon: Lexicon = {
+  private readonly lexicon: Lexicon = {
     has: (term) => (this.termDocs[this.termIds.get(term) ?? -1]?.length ?? 0) > 0,
     hasPrefix: (prefix) => {
       const terms = this.dictionary();
@@ -120,41 +150,13 @@ export class SearchIndex {
     return this.docIds.size;
   }
 
-  /** Live terms (for tests and diagnostics). */
-  get terms(): readonly string[] {
-    return this.dictionary();
-  }
-
-  /** The listing number of a slug, or undefined. */
-  docOf(slug: string): number | undefined {
-    return this.docIds.get(slug);
-  }
-
-  listing(doc: number): HeldListing {
-    return this.docs[doc]!;
-  }
-
-  /** Listings in a category. */
-  countIn(category: string): number {
-    return this.categoryCounts.get(category) ?? 0;
-  }
-
-  /** Postings of a term as (slug, encoded score) pairs in slug order (for tests and diagnostics). */
-  postingsOf(term: string): Array<[string, number]> {
-    const id = this.termIds.get(term);
-    if (id === undefined) return [];
-    const docs = this.termDocs[id];
-    const scores = this.termScores[id];
-    return Array.from(docs, (doc, i) => [this.docs[doc]!.facts.slug, scores[i]] as [string, number]).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  }
-
   /**
    * Applies what a batch of events left of each listing it touched: the new document, or null when
    * withdrawn. Each term a listing gains or loses is rewritten once per batch.
    */
   apply(changes: ReadonlyMap<string, IndexedListing | null>): void {
     // A large batch (the first load) merges its listings into the browse order; a small one moves them.
-    const resort = changes.size > 64 && changes.size > this.browse.length / 16;
+    const resort = changes.size > 64 && changes.size > this.browseOrder.length / 16;
     // Every listing of the batch loses all its postings and the new or revised ones get theirs: one mark
     // says which listings' postings go, for every term.
     const changed: number[] = [];
@@ -203,11 +205,11 @@ export class SearchIndex {
       // The listings left in place keep their order: the batch's leave it (revised or withdrawn), and
       // those it placed are sorted and merged in.
       const leaving = new Set(changed);
-      const staying = leaving.size > 0 ? this.browse.filter((doc) => !leaving.has(doc)) : this.browse;
+      const staying = leaving.size > 0 ? this.browseOrder.filter((doc) => !leaving.has(doc)) : this.browseOrder;
       placed.sort((a, b) => this.byPopularity(a, b));
-      this.browse = mergeSorted(staying, placed, (a, b) => this.byPopularity(a, b));
+      this.browseOrder = mergeSorted(staying, placed, (a, b) => this.byPopularity(a, b));
     } else {
-      for (const doc of placed) this.browse.splice(this.browsePosition(doc), 0, doc);
+      for (const doc of placed) this.browseOrder.splice(this.browsePosition(doc), 0, doc);
     }
     const additions = groupByTerm(added, touched);
     const gone = this.buffers.mark(changed);
@@ -316,7 +318,7 @@ export class SearchIndex {
     return this.sortedTerms;
   }
 
-  /** Counts a listing in its category and records its popularity (apply places it in the browse order). */
+  /** Records a listing's popularity and names (apply places it in the browse order). */
   private list(doc: number): void {
     const { facts, names } = this.docs[doc]!;
     if (doc >= this.popularity.length) {
@@ -325,7 +327,6 @@ export class SearchIndex {
       this.popularity = grown;
     }
     this.popularity[doc] = facts.popularity;
-    this.categoryCounts.set(facts.category, (this.categoryCounts.get(facts.category) ?? 0) + 1);
     for (const key of names) {
       let docs = this.names.get(key);
       if (!docs) this.names.set(key, (docs = new Set()));
@@ -333,31 +334,26 @@ export class SearchIndex {
     }
   }
 
-  /** Takes a listing out of its category's count and, unless the whole order is sorted again, out of the browse order. */
+  /** Takes a listing's names out and, unless the whole order is sorted again, takes it out of the browse order. */
   private unlist(doc: number, fromBrowse: boolean): void {
     if (fromBrowse) {
       const at = this.browsePosition(doc);
-      if (this.browse[at] === doc) this.browse.splice(at, 1);
+      if (this.browseOrder[at] === doc) this.browseOrder.splice(at, 1);
     }
-    const { facts, names } = this.docs[doc]!;
-    for (const key of names) {
+    for (const key of this.docs[doc]!.names) {
       const docs = this.names.get(key);
       docs?.delete(doc);
       if (docs?.size === 0) this.names.delete(key);
     }
-    const category = facts.category;
-    const count = (this.categoryCounts.get(category) ?? 1) - 1;
-    if (count > 0) this.categoryCounts.set(category, count);
-    else this.categoryCounts.delete(category);
   }
 
   /** Where a listing is, or goes, in the browse order (binary search by popularity, then slug). */
   private browsePosition(doc: number): number {
     let lo = 0;
-    let hi = this.browse.length;
+    let hi = this.browseOrder.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      if (this.byPopularity(this.browse[mid], doc) < 0) lo = mid + 1;
+      if (this.byPopularity(this.browseOrder[mid], doc) < 0) lo = mid + 1;
       else hi = mid;
     }
     return lo;
@@ -372,20 +368,31 @@ export class SearchIndex {
   }
 
   /**
+   * The listings that pass the filters, by popularity then slug: `limit` of them, from position `offset`
+   * among those that pass, or after a position (a cursor); and how many pass in all.
+   */
+  browse(filters: ListingFilters, { limit, offset = 0, after }: { limit: number; offset?: number; after?: BrowsePosition }): BrowsePage {
+    const page = this.browsePage(this.filterOf(filters), offset, limit + 1, after);
+    const listings = page.docs.slice(0, limit).map((doc) => this.found(doc));
+    const last = listings.length > 0 ? this.docs[page.docs[listings.length - 1]]!.facts : null;
+    return { total: page.total, listings, next: page.docs.length > limit && last ? { popularity: last.popularity, slug: last.slug } : null };
+  }
+
+  /**
    * Listings in browse order (popularity, then slug) that pass `filter`: `limit` of them, from position
    * `offset` among those that pass, or after the listing of popularity and slug `after` (a cursor: it
    * holds its place whatever is added or removed before it); and how many pass in all.
    */
-  browsePage(filter: ListingFilter | null, offset: number, limit: number, after?: { popularity: number; slug: string }): { total: number; docs: number[] } {
+  private browsePage(filter: ListingFilter | null, offset: number, limit: number, after?: { popularity: number; slug: string }): { total: number; docs: number[] } {
     const start = after ? this.positionAfter(after.popularity, after.slug) : 0;
     if (!filter) {
       const from = after ? start : offset;
-      return { total: this.browse.length, docs: this.browse.slice(from, from + limit) };
+      return { total: this.browseOrder.length, docs: this.browseOrder.slice(from, from + limit) };
     }
     const docs: number[] = [];
     let total = 0;
-    for (let i = 0; i < this.browse.length; i++) {
-      const doc = this.browse[i];
+    for (let i = 0; i < this.browseOrder.length; i++) {
+      const doc = this.browseOrder[i];
       if (!filter(doc)) continue;
       if ((after ? i >= start : total >= offset) && docs.length < limit) docs.push(doc);
       total++;
@@ -396,10 +403,10 @@ export class SearchIndex {
   /** The first position of the browse order after a listing of this popularity and slug. */
   private positionAfter(popularity: number, slug: string): number {
     let lo = 0;
-    let hi = this.browse.length;
+    let hi = this.browseOrder.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      const doc = this.browse[mid];
+      const doc = this.browseOrder[mid];
       const before = this.popularity[doc] > popularity || (this.popularity[doc] === popularity && compareText(this.docs[doc]!.facts.slug, slug) <= 0);
       if (before) lo = mid + 1;
       else hi = mid;
@@ -408,22 +415,57 @@ export class SearchIndex {
   }
 
   /**
-   * Runs a query: every listing that matches at least one clause and passes `filter`, ranked (see the
-   * README's Search section), and the page from `offset`.
+   * Runs a query: every listing that matches at least one of its parts and passes the filters (those
+   * given, and those it asks for in words), ranked (see the README's Search section), and the page from
+   * `offset`. Without `q`, the listings that pass, by popularity.
    */
-  search(request: SearchRequest, filter: ListingFilter | null, offset = 0): SearchAnswer {
+  search(q: string | null, filters: ListingFilters, { limit, offset }: { limit: number; offset: number }): SearchAnswer {
+    const request = buildSearchRequest(q, limit, this.lexicon);
+    // Facts asked for in words (`free`, `openai compatible`) filter like the parameters, which win.
+    const applied = { ...filters };
+    for (const { filter } of request.facets) applied[filter] ??= true;
+    const answer = { filters: applied, interpretation: interpret([], [], request.facets) };
+    if (request.clauses.length === 0) {
+      // A q with nothing searchable in it (only stop words or punctuation) finds nothing; it does not browse.
+      if (q !== null && request.facets.length === 0) return { ...answer, total: 0, hits: [] };
+      const page = this.browse(applied, { limit, offset });
+      return { ...answer, total: page.total, hits: page.listings.map((found) => ({ ...found, score: '0', matched: [] })) };
+    }
+    const { total, hits, notes } = this.ranked(request, this.filterOf(applied), offset);
+    const found = hits.map(({ doc, score, mask }) => ({ ...this.found(doc), score, matched: matchedFields(mask) }));
+    return { ...answer, total, hits: found, interpretation: interpret(request.clauses, notes, request.facets) };
+  }
+
+  /** A query's matches that pass `filter`, ranked, and the page from `offset`, by listing number. */
+  private ranked(request: SearchRequest, filter: ListingFilter | null, offset: number): { total: number; hits: RankedHit[]; notes: SearchNotes } {
     const corrections = { left: MAX_CORRECTED };
     const plan = request.clauses.map((clause) => clause.alts.map((alt) => alt.terms.map((spec) => this.expand(spec, request, corrections))));
     const notes = plan.map((alts) => alts.map((specs) => specs.map(noteOf)));
     const rows = this.score(request, plan, filter);
     const page = this.rank(rows, request.tolerance, offset, request.limit);
-    const hits = page.map(({ doc, score }) => ({
-      slug: this.docs[doc]!.facts.slug,
-      score: score.toFixed(3),
-      mask: this.maskOf(doc, plan),
-      summary: this.docs[doc]!.summary,
-    }));
+    const hits = page.map(({ doc, score }) => ({ doc, score: score.toFixed(3), mask: this.maskOf(doc, plan) }));
     return { total: rows.docs.length, hits, notes };
+  }
+
+  private found(doc: number): FoundListing {
+    return { slug: this.docs[doc]!.facts.slug, summary: this.docs[doc]!.summary };
+  }
+
+  /** A test of a listing against the filters, or null when none is set. */
+  private filterOf(filters: ListingFilters): ListingFilter | null {
+    if (Object.values(filters).every((value) => value === null)) return null;
+    const { category, freeTier, openaiCompatible, auth, minContext, sdk } = filters;
+    return (doc) => {
+      const facts = this.docs[doc]!.facts;
+      return (
+        (category === null || facts.category === category) &&
+        (freeTier === null || facts.freeTier === freeTier) &&
+        (openaiCompatible === null || facts.openaiCompatible === openaiCompatible) &&
+        (auth === null || facts.authType === auth) &&
+        (minContext === null || (facts.contextTokens ?? 0) >= minContext) &&
+        (sdk === null || facts.sdkLanguages.includes(sdk))
+      );
+    };
   }
 
   /** Every index term a query term matches as: itself, completions while it is typed, corrections of typos. */
