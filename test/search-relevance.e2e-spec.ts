@@ -4,8 +4,9 @@ import { KINDS, RELEVANCE_CASES, RelevanceCase } from './search-relevance.cases'
 /**
  * Relevance of search over the shipped content, measured: top-1 accuracy (the first result is an expected
  * listing), recall@k (share of the expected listings within each query's depth, 3 unless it says
- * otherwise) and MRR (mean reciprocal rank of the first expected listing). Fails below recall 0.95 or
- * MRR 0.85. The queries are data (search-relevance.cases.ts); the engine has no special case for any.
+ * otherwise) and MRR (mean reciprocal rank of the first expected listing), over all queries and per kind.
+ * Fails below the floors, set just under the figures measured (see FLOORS). The queries are data
+ * (search-relevance.cases.ts); the engine has no special case for any.
  */
 let service: RunningService;
 
@@ -14,6 +15,34 @@ beforeAll(async () => {
   expect((await service.ingest(['fixtures'])).problems).toEqual([]);
 });
 afterAll(() => service?.close());
+
+interface Figures {
+  top1: number;
+  recall: number;
+  mrr: number;
+}
+
+/**
+ * Floors just under the figures measured on 2026-11-26 (top-1 0.944, recall@k 0.992, MRR 0.971 over all
+ * 162 queries), so a change that makes any kind of query rank worse fails. A change that makes search
+ * better raises them.
+ */
+const FLOORS: Figures & { byKind: Record<RelevanceCase['kind'], Figures> } = {
+  top1: 0.94,
+  recall: 0.99,
+  mrr: 0.97,
+  byKind: {
+    en: { top1: 0.97, recall: 0.98, mrr: 0.98 },
+    zh: { top1: 0.88, recall: 1, mrr: 0.93 },
+    typo: { top1: 0.92, recall: 1, mrr: 0.96 },
+    mixed: { top1: 0.92, recall: 1, mrr: 0.96 },
+    name: { top1: 1, recall: 1, mrr: 1 },
+    compound: { top1: 1, recall: 1, mrr: 1 },
+    punctuation: { top1: 1, recall: 1, mrr: 1 },
+    filter: { top1: 0.9, recall: 0.96, mrr: 0.95 },
+    task: { top1: 0.8, recall: 0.95, mrr: 0.9 },
+  },
+};
 
 interface Outcome {
   c: RelevanceCase;
@@ -51,27 +80,30 @@ it('has enough queries of each kind', () => {
   expect(RELEVANCE_CASES.filter((c) => ['name', 'compound', 'punctuation', 'filter', 'task'].includes(c.kind)).length).toBeGreaterThanOrEqual(40);
 });
 
-it('puts the right API first: recall@k >= 0.95 and MRR >= 0.85', async () => {
+it('puts the right API first: top-1, recall@k and MRR at or above their floors, over all queries and for each kind', async () => {
   const outcomes: Outcome[] = [];
   for (const c of RELEVANCE_CASES) outcomes.push(await run(c));
   const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
-  const top1 = mean(outcomes.map((o) => (o.top1 ? 1 : 0)));
-  const recall = mean(outcomes.map((o) => o.recall));
-  const mrr = mean(outcomes.map((o) => o.reciprocalRank));
-  const byKind = KINDS.map((kind) => {
-    const mine = outcomes.filter((o) => o.c.kind === kind);
-    return `${kind}: ${mine.length} queries, top-1 ${mean(mine.map((o) => (o.top1 ? 1 : 0))).toFixed(3)}, recall ${mean(mine.map((o) => o.recall)).toFixed(3)}, MRR ${mean(mine.map((o) => o.reciprocalRank)).toFixed(3)}`;
+  const figuresOf = (some: Outcome[]): Figures => ({
+    top1: mean(some.map((o) => (o.top1 ? 1 : 0))),
+    recall: mean(some.map((o) => o.recall)),
+    mrr: mean(some.map((o) => o.reciprocalRank)),
   });
+  const all = figuresOf(outcomes);
+  const byKind = KINDS.map((kind) => ({ kind, count: outcomes.filter((o) => o.c.kind === kind).length, figures: figuresOf(outcomes.filter((o) => o.c.kind === kind)) }));
   const misses = outcomes
     .filter((o) => o.recall < 1 || !o.top1)
     .map((o) => `  ${JSON.stringify(o.c.q)}${o.c.params ? ` ${new URLSearchParams(o.c.params)}` : ''}: expected ${o.c.need ? `${o.c.need} of ` : ''}${o.c.expect.join(', ')} within ${o.c.within ?? 3}; got ${o.ranked.slice(0, 5).join(', ')}`);
   console.log(
     [
-      `search relevance over ${outcomes.length} queries: top-1 accuracy ${top1.toFixed(3)}, recall@k ${recall.toFixed(3)}, MRR ${mrr.toFixed(3)}`,
-      ...byKind.map((line) => `  ${line}`),
+      `search relevance over ${outcomes.length} queries: top-1 accuracy ${all.top1.toFixed(3)}, recall@k ${all.recall.toFixed(3)}, MRR ${all.mrr.toFixed(3)}`,
+      ...byKind.map(({ kind, count, figures: f }) => `  ${kind}: ${count} queries, top-1 ${f.top1.toFixed(3)}, recall ${f.recall.toFixed(3)}, MRR ${f.mrr.toFixed(3)}`),
       misses.length ? `not perfect:\n${misses.join('\n')}` : 'every query perfect',
     ].join('\n'),
   );
-  expect(recall).toBeGreaterThanOrEqual(0.95);
-  expect(mrr).toBeGreaterThanOrEqual(0.85);
+  // Every figure under its floor, named (1e-9: a floor set at a figure, 0.95 for task recall, passes whatever the rounding of the mean).
+  const below = [{ kind: 'all', figures: all, floors: FLOORS as Figures }, ...byKind.map(({ kind, figures }) => ({ kind, figures, floors: FLOORS.byKind[kind] }))].flatMap(({ kind, figures, floors }) =>
+    (['top1', 'recall', 'mrr'] as const).filter((name) => figures[name] < floors[name] - 1e-9).map((name) => `${kind} ${name} ${figures[name].toFixed(3)} < ${floors[name]}`),
+  );
+  expect(below).toEqual([]);
 });

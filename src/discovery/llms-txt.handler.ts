@@ -1,5 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { CategoryCatalog } from '../catalog/category-catalog';
+import { NO_FILTERS } from '../contract/listing-filters';
 import type { ToolSummary } from '../contract/listing-views';
 import type { ToolDetailResponse } from '../contract/responses';
 import { ReadModels } from '../read-models/read-models.service';
@@ -31,14 +32,14 @@ export class GetLlmsTextHandler implements IQueryHandler<GetLlmsTextQuery, Store
     const index = await this.readModels.searchIndex();
     const lines = [...this.head(base, index.size)];
     for (const category of this.categories.all) {
-      const page = index.browsePage((doc) => index.listing(doc).facts.category === category.slug, 0, LLMS_PER_CATEGORY);
+      const page = index.browse({ ...NO_FILTERS, category: category.slug }, { limit: LLMS_PER_CATEGORY });
       if (page.total === 0) continue;
       lines.push('', `## ${category.name} (${category.nameCn})`, '');
-      for (const doc of page.docs) {
-        const { slug, name, nameCn, description } = JSON.parse(index.listing(doc).summary) as ToolSummary;
+      for (const listing of page.listings) {
+        const { slug, name, nameCn, description } = JSON.parse(listing.summary) as ToolSummary;
         lines.push(`- [${name} (${nameCn})](${base}/api/v1/tools/${slug}): ${description}`);
       }
-      if (page.total > page.docs.length) {
+      if (page.total > page.listings.length) {
         lines.push(`- [All ${page.total} ${category.name} APIs](${base}${ENTRY_POINTS.tools}?category=${category.slug}): the rest, by popularity, a page at a time`);
       }
     }
@@ -48,7 +49,7 @@ export class GetLlmsTextHandler implements IQueryHandler<GetLlmsTextQuery, Store
 
   private async fullText(base: string): Promise<string> {
     const index = await this.readModels.searchIndex();
-    const slugs = index.browsePage(null, 0, LLMS_FULL_LISTINGS).docs.map((doc) => index.listing(doc).facts.slug);
+    const slugs = index.browse(NO_FILTERS, { limit: LLMS_FULL_LISTINGS }).listings.map((listing) => listing.slug);
     const details = await this.readModels.details(slugs);
     const lines = [...this.head(base, index.size)];
     if (index.size > slugs.length) lines.push('', `The ${slugs.length} most popular of ${index.size} APIs follow; ${base}${ENTRY_POINTS.tools} lists them all.`);

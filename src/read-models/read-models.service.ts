@@ -7,8 +7,8 @@ import { ReadModelChanges } from '../projections/read-model-changes';
 import { RedisClient, RedisConnection } from '../redis/redis-connection';
 import type { GenerationKeys } from '../redis/redis-keys';
 import { splitEtag, StoredBody } from '../rendering/stored-body';
+import { IndexFollower } from '../search/index-follower';
 import type { SearchIndex } from '../search/search-index';
-import { CatalogFollower } from './catalog-follower';
 import { ReadCache } from './read-cache';
 import { StoreStatus, storeProblem, StoreWatch } from './store-watch';
 
@@ -36,7 +36,7 @@ export interface ReadModelsStatus {
 /**
  * The query side's access to the read models: the live generation in Redis (details, comparison rows,
  * categories, the error reference) with this process's read cache in front, and the search index held in
- * memory (see CatalogFollower).
+ * memory (see IndexFollower).
  *
  * The read models change only when the projector commits a batch or a rebuild switches generations. Both
  * publish on a channel (and tell this process's readers at once); every reader then brings its search
@@ -63,7 +63,7 @@ export class ReadModels implements OnApplicationBootstrap, OnApplicationShutdown
   };
   private lastRefreshError: string | null = null;
   readonly cache: ReadCache;
-  private readonly follower: CatalogFollower;
+  private readonly follower: IndexFollower;
   private categoriesBody: StoredBody | null | undefined;
   private errorList: string[] | undefined;
   /** Bumped whenever the read models change: a value read under an older one is not kept. */
@@ -81,7 +81,7 @@ export class ReadModels implements OnApplicationBootstrap, OnApplicationShutdown
     private readonly changes: ReadModelChanges,
   ) {
     this.cache = new ReadCache({ enabled: config.readCache, responses: config.searchCacheSize, bytes: config.readCacheMb * 1024 * 1024 });
-    this.follower = new CatalogFollower(store, categories);
+    this.follower = new IndexFollower(store, categories);
   }
 
   /** Keys of the live generation, or null when nothing has been projected yet. */

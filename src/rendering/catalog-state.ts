@@ -40,8 +40,6 @@ export class CatalogState {
   readonly uses = new Map<string, string[]>();
   /** category -> listings whose pricing comparison was filled from the category's most popular. */
   readonly fillUsers = new Map<string, Set<string>>();
-  /** Terms in the generation's search dictionary. */
-  readonly dictionary = new Set<string>();
 
   private readonly topCache = new Map<string, string[]>();
 

@@ -4,38 +4,14 @@ import { FIELD_BITS, SEARCH_FIELDS } from './search-fields';
 import { indexTerms, isHan, joinedTerms, nameKey } from './tokenizer';
 
 /**
- * Postings of one listing: term -> encoded score. The score packs the field-weighted term frequency
- * (times 100, in the high part) and the mask of fields where the term occurs (low 10 bits), so one sorted
- * number per posting gives the search both what to rank by and what matched.
- */
-export function listingPostings(listing: ListingDocument, category: Category | undefined): Map<string, number> {
-  const { terms, numberOf } = new TermNumbering();
-  const postings = new Map<string, number>();
-  scorer.score(listing, category, numberOf, (number, score) => postings.set(terms[number], score));
-  return postings;
-}
-
-/** Numbers terms in the order they first come, from 0: `terms[n]` is the term numbered n. */
-export class TermNumbering {
-  readonly terms: string[] = [];
-  private readonly numbers = new Map<string, number>();
-
-  readonly numberOf = (term: string): number => {
-    let number = this.numbers.get(term);
-    if (number === undefined) {
-      number = this.terms.push(term) - 1;
-      this.numbers.set(term, number);
-    }
-    return number;
-  };
-}
-
-/**
- * Scores a listing's terms (see listingPostings) with memory reused from one listing to the next. Terms
- * are counted by a number the caller gives each, in typed arrays indexed by it, and each posting is handed
- * to `emit` in the order its term first appears. The search index numbers terms by its own dictionary,
- * so each occurrence of a term costs one look-up; with a Map per field, an object per term and a Map per
- * listing, scoring was a third of indexing.
+ * Scores a listing's terms: each posting's score packs the field-weighted term frequency (times 100, in
+ * the high part) and the mask of fields where the term occurs (low 10 bits), so one number per posting
+ * gives the search both what to rank by and what matched.
+ *
+ * Memory is reused from one listing to the next. Terms are counted by a number the caller gives each
+ * (the index's term numbers), in typed arrays indexed by it, and each posting is handed to `emit` in the
+ * order its term first appears: with a Map per field, an object per term and a Map per listing, scoring
+ * was a third of indexing.
  *
  * `numberOf` must give equal terms equal numbers, and numbers that are small non-negative integers: the
  * arrays grow to the largest number seen (16 bytes a number) and never shrink.
@@ -130,7 +106,7 @@ export function searchFieldTexts(listing: ListingDocument, category: Category | 
  * The index terms of each search field of a listing, in the order of SEARCH_FIELDS: its words, and the
  * joined forms of words written with punctuation inside (`gpt-4o` also as gpt4o, see joinedTerms).
  */
-export function termsByField(listing: ListingDocument, category: Category | undefined): Array<{ terms: string[]; joined: string[] }> {
+function termsByField(listing: ListingDocument, category: Category | undefined): Array<{ terms: string[]; joined: string[] }> {
   const texts = searchFieldTexts(listing, category);
   return SEARCH_FIELDS.map((field) =>
     field.name === 'aliases'
@@ -155,6 +131,3 @@ export function aliasTerms(aliases: readonly string[]): string[] {
   }
   return terms;
 }
-
-/** The scorer of listingPostings (a thread runs one listing at a time: it is never re-entered). */
-const scorer = new PostingScorer();

@@ -38,10 +38,3 @@ export const FIELD_BITS = 1 << 10;
 export function matchedFields(mask: number): string[] {
   return SEARCH_FIELDS.filter((_, i) => mask & (1 << i)).map((f) => f.name);
 }
-
-const MATCHED_JSON: string[] = [];
-
-/** matchedFields as JSON, made once per mask (a search result carries one). */
-export function matchedFieldsJson(mask: number): string {
-  return (MATCHED_JSON[mask] ??= JSON.stringify(matchedFields(mask)));
-}

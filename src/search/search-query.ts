@@ -1,4 +1,3 @@
-import type { SearchNotes } from './search-index';
 import synonymData from './synonyms.json';
 import { bigrams, hanWords, nameKey, normalize, stem, STOP_WORDS } from './tokenizer';
 
@@ -34,17 +33,13 @@ export interface QueryFacet {
   filter: 'freeTier' | 'openaiCompatible';
 }
 
-export interface SearchRequest {
+/** A query as the index runs it: its clauses, the facts it asks for in words, and the whole query as a name. */
+export interface ParsedQuery {
   clauses: Clause[];
   /** Facts asked for in words (see QueryFacet). */
   facets: QueryFacet[];
-  /** The whole query as a name key (see aliasKey): a listing whose name, slug or alias it is comes first. */
+  /** The whole query as a name key (see nameKey): a listing whose name, slug or alias it is comes first. */
   nameKey: string | null;
-  limit: number;
-  k1: number;
-  pq: number;
-  fq: [number, number, number];
-  tolerance: number;
 }
 
 /** What the index tells the query builder: which words it holds (to join or split words as typed). */
@@ -53,12 +48,6 @@ export interface Lexicon {
   hasPrefix(prefix: string): boolean;
 }
 
-/**
- * Ranking constants (see SearchIndex): BM25 saturation k1 over field-weighted frequencies; the weight of a
- * prefix match (scaled by how much of the word was typed) and of matches one or two edits away; scores
- * within 10% of the best of their group are a tie that popularity breaks.
- */
-export const RANKING = { k1: 4, prefixQuality: 0.75, fuzzyQuality: [1, 0.6, 0.4] as [number, number, number], tolerance: 0.1 };
 /** Weight of a synonym relative to the phrase the user typed. */
 const SYNONYM_WEIGHT = 0.9;
 /** Weight of matching a long Chinese word through its character bigrams. */
@@ -74,10 +63,10 @@ const MAX_CORRECTED_LENGTH = 24;
 /**
  * The bound on the work of one search: a query is read up to its first MAX_CLAUSES distinct parts, and
  * typos are looked for in its first MAX_CORRECTED words that the index does not hold (each look-up walks
- * the dictionary; see SearchIndex). A 200-character query of distinct words took 38 ms over 10,127
+ * the dictionary; see query-plan.ts). A 200-character query of distinct words took 38 ms over 10,127
  * listings before; an agent's question has a handful of parts.
  */
-export const MAX_CLAUSES = 12;
+const MAX_CLAUSES = 12;
 export const MAX_CORRECTED = 4;
 /** Chinese function words that say nothing of the topic (的 in 便宜的大模型): not searched for. */
 const HAN_STOP_WORDS = new Set(['的', '地', '得', '了', '和', '与', '及', '或', '是', '在', '有', '用', '把', '被', '个', '吗', '呢', '吧', '一个', '哪些', '什么', '怎么']);
@@ -313,64 +302,10 @@ function joinableSpan(query: Token[], start: number, open: boolean, lexicon: Lex
   return knows(joined, start + 2) ? { end: start + 2, joined } : null;
 }
 
-export function buildSearchRequest(q: string | null, limit: number, lexicon: Lexicon | null = null): SearchRequest {
-  const { clauses, facets } = q ? buildClauses(q, lexicon) : { clauses: [], facets: [] };
-  return { ...searchRequestOf(bounded(clauses), facets, limit), nameKey: q ? nameKey(q) || null : null };
-}
-
-/** The clauses a search runs: repeats dropped, the first MAX_CLAUSES kept. */
-function bounded(clauses: Clause[]): Clause[] {
+/** Parses `q` (see buildClauses): repeated parts count once, and the first MAX_CLAUSES are kept. */
+export function parseQuery(q: string, lexicon: Lexicon | null = null): ParsedQuery {
+  const { clauses, facets } = buildClauses(q, lexicon);
   const seen = new Set<string>();
-  return clauses.filter((clause) => !seen.has(clause.label) && seen.add(clause.label)).slice(0, MAX_CLAUSES);
-}
-
-function searchRequestOf(clauses: Clause[], facets: QueryFacet[], limit: number): Omit<SearchRequest, 'nameKey'> {
-  return {
-    clauses,
-    facets,
-    limit,
-    k1: RANKING.k1,
-    pq: RANKING.prefixQuality,
-    fq: RANKING.fuzzyQuality,
-    tolerance: RANKING.tolerance,
-  };
-}
-
-/** How one part of the query was understood, for the response. */
-export interface ClauseInterpretation {
-  input: string;
-  /** What it matched in the index: the words, their corrections or completions, or the synonym phrases. */
-  matchedAs: string[];
-  via: Array<'exact' | 'prefix' | 'typo' | 'synonym' | 'bigrams' | 'joined' | 'split' | 'filter'>;
-}
-
-/** Reads the search's per-term notes (see SearchIndex.search) into one interpretation per clause, then the facets. */
-export function interpret(clauses: Clause[], notes: SearchNotes, facets: QueryFacet[] = []): ClauseInterpretation[] {
-  const parts = clauses.map((clause, c) => {
-    const matchedAs = new Set<string>();
-    const via = new Set<ClauseInterpretation['via'][number]>();
-    clause.alts.forEach((alt, a) => {
-      const altNotes = notes[c]?.[a] ?? [];
-      const allMatched = alt.terms.length > 0 && alt.terms.every((_, t) => Object.keys(altNotes[t] ?? {}).length > 0);
-      if (!allMatched) return;
-      if (alt.via) {
-        matchedAs.add(alt.phrase);
-        via.add(alt.via);
-        return;
-      }
-      if (clause.synonyms) {
-        matchedAs.add(alt.phrase);
-        via.add('exact');
-        return;
-      }
-      alt.terms.forEach((_, t) => {
-        const note = altNotes[t] ?? {};
-        for (const term of note.exact ?? []) (matchedAs.add(term), via.add('exact'));
-        for (const term of note.prefix ?? []) (matchedAs.add(term), via.add('prefix'));
-        for (const term of note.fuzzy ?? []) (matchedAs.add(term), via.add('typo'));
-      });
-    });
-    return { input: clause.label, matchedAs: [...matchedAs], via: [...via] };
-  });
-  return [...parts, ...facets.map((facet) => ({ input: facet.input, matchedAs: [`${facet.filter}=true`], via: ['filter' as const] }))];
+  const distinct = clauses.filter((clause) => !seen.has(clause.label) && seen.add(clause.label));
+  return { clauses: distinct.slice(0, MAX_CLAUSES), facets, nameKey: nameKey(q) || null };
 }

@@ -2,7 +2,6 @@ import { badRequest } from '../http/problem';
 import { parseCategory, QueryParams, single } from '../http/query-params';
 import { FILTER_NAMES, FilterKind, FilterName, LISTING_FILTERS, ListingFilters } from '../contract/listing-filters';
 import { AUTH_TYPES, AuthType, SDK_LANGUAGES, SdkLanguage } from '../listings/listing.document';
-import type { ListingFilter, SearchIndex } from '../search/search-index';
 
 /** Names people write for SDK languages, beside the identifiers themselves. */
 const SDK_NAMES: Record<string, SdkLanguage> = {
@@ -67,31 +66,9 @@ export function parseSdk(raw: string | undefined): SdkLanguage | null {
   throw invalid('sdk', raw);
 }
 
-/** Whether any filter is set. */
-export function hasFilters(filters: ListingFilters): boolean {
-  return Object.values(filters).some((value) => value !== null);
-}
-
 /** The filters as query parameters, in a fixed order (for canonical URLs). */
 export function filterParams(filters: ListingFilters): Array<[string, string]> {
   return Object.entries(filters)
     .filter(([, value]) => value !== null)
     .map(([name, value]) => [name, String(value)]);
-}
-
-/** A test of a listing of the index against the filters, or null when there is none. */
-export function listingFilter(index: SearchIndex, filters: ListingFilters): ListingFilter | null {
-  if (!hasFilters(filters)) return null;
-  const { category, freeTier, openaiCompatible, auth, minContext, sdk } = filters;
-  return (doc) => {
-    const listing = index.listing(doc).facts;
-    return (
-      (category === null || listing.category === category) &&
-      (freeTier === null || listing.freeTier === freeTier) &&
-      (openaiCompatible === null || listing.openaiCompatible === openaiCompatible) &&
-      (auth === null || listing.authType === auth) &&
-      (minContext === null || (listing.contextTokens ?? 0) >= minContext) &&
-      (sdk === null || listing.sdkLanguages.includes(sdk))
-    );
-  };
 }

@@ -3,7 +3,6 @@ import { CategoryCatalog } from '../../catalog/category-catalog';
 import { ReadModels } from '../../read-models/read-models.service';
 import { API_PREFIX } from '../../rendering/listing-views';
 import { storedBody, StoredBody } from '../../rendering/stored-body';
-import { listingFilter } from '../listing-filters';
 import { encodeCursor } from '../paging-cursor';
 import { ListToolsQuery } from './list-tools.query';
 
@@ -23,14 +22,12 @@ export class ListToolsHandler implements IQueryHandler<ListToolsQuery, StoredBod
     return this.readModels.response(query.url, async () => {
       const index = await this.readModels.searchIndex();
       const after = query.after ? { popularity: query.after.p, slug: query.after.s } : undefined;
-      const page = index.browsePage(listingFilter(index, query.filters), 0, query.limit + 1, after);
-      const docs = page.docs.slice(0, query.limit);
-      const last = docs.length > 0 ? index.listing(docs[docs.length - 1]).facts : null;
-      const nextCursor = page.docs.length > query.limit && last ? encodeCursor({ p: last.popularity, s: last.slug }, query.request) : null;
+      const page = index.browse(query.filters, { limit: query.limit, after });
+      const nextCursor = page.next ? encodeCursor({ p: page.next.popularity, s: page.next.slug }, query.request) : null;
       const head = JSON.stringify({
         success: true,
         total: page.total,
-        returned: docs.length,
+        returned: page.listings.length,
         limit: query.limit,
         filters: query.filters,
         nextCursor,
@@ -44,7 +41,7 @@ export class ListToolsHandler implements IQueryHandler<ListToolsQuery, StoredBod
         categories: `${API_PREFIX}/tools/categories`,
         detail: `${API_PREFIX}/tools/{slug}`,
       };
-      const tools = docs.map((doc) => index.listing(doc).summary).join(',');
+      const tools = page.listings.map((listing) => listing.summary).join(',');
       return storedBody(`${head.slice(0, -1)},"tools":[${tools}],"_links":${JSON.stringify(links)}}`);
     });
   }

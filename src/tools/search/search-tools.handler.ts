@@ -6,24 +6,9 @@ import { SearchBudget } from '../../operations/search-budget';
 import { ReadModels } from '../../read-models/read-models.service';
 import { API_PREFIX } from '../../rendering/listing-views';
 import { storedBody, StoredBody } from '../../rendering/stored-body';
-import { matchedFieldsJson } from '../../search/search-fields';
-import type { SearchHit, SearchIndex, SearchNotes } from '../../search/search-index';
-import { buildSearchRequest, Clause, interpret, QueryFacet } from '../../search/search-query';
-import type { ListingFilters } from '../../contract/listing-filters';
-import { listingFilter } from '../listing-filters';
+import type { SearchAnswer } from '../../search/search-index';
 import { encodeCursor } from '../paging-cursor';
 import { SearchToolsQuery } from './search-tools.query';
-
-/** What a search found: the page, how many matched in all, and how the query was read. */
-interface Found {
-  clauses: Clause[];
-  facets: QueryFacet[];
-  /** The filters applied: those of the request, and those the query asked for in words. */
-  filters: ListingFilters;
-  total: number;
-  hits: SearchHit[];
-  notes: SearchNotes;
-}
 
 /**
  * Runs a search on this process's search index and builds the response, kept in the read cache under its
@@ -49,7 +34,7 @@ export class SearchToolsHandler implements IQueryHandler<SearchToolsQuery, Store
           await this.budget.spend(query.client);
           const index = await this.readModels.searchIndex();
           const started = performance.now();
-          const answer = this.run(query, index);
+          const answer = index.search(query.q, query.filters, { limit: query.limit, offset: query.offset });
           found = answer.total;
           const body = storedBody(this.body(query, answer));
           this.metrics.search((performance.now() - started) / 1000);
@@ -65,24 +50,8 @@ export class SearchToolsHandler implements IQueryHandler<SearchToolsQuery, Store
     }
   }
 
-  private run({ q, filters: asked, limit, offset }: SearchToolsQuery, index: SearchIndex): Found {
-    const request = buildSearchRequest(q, limit, index.lexicon);
-    // Facts asked for in words (`free`, `openai compatible`) filter like the parameters, which win.
-    const filters = { ...asked };
-    for (const { filter } of request.facets) filters[filter] ??= true;
-    const filter = listingFilter(index, filters);
-    const read = { clauses: request.clauses, facets: request.facets, filters };
-    // A q with nothing searchable in it (only stop words or punctuation) finds nothing; it does not browse.
-    if (q !== null && request.clauses.length === 0 && request.facets.length === 0) return { ...read, total: 0, hits: [], notes: [] };
-    if (request.clauses.length > 0) return { ...read, ...index.search(request, filter, offset) };
-    const page = index.browsePage(filter, offset, limit);
-    const hits = page.docs.map((doc) => ({ slug: index.listing(doc).facts.slug, score: '0', mask: 0, summary: index.listing(doc).summary }));
-    return { ...read, total: page.total, hits, notes: [] };
-  }
-
-  private body(query: SearchToolsQuery, found: Found): string {
-    const interpretation = interpret(found.clauses, found.notes, found.facets);
-    const results = found.hits.map((hit) => `${hit.summary.slice(0, -1)},"score":${hit.score},"matched":${matchedFieldsJson(hit.mask)}}`);
+  private body(query: SearchToolsQuery, found: SearchAnswer): string {
+    const results = found.hits.map((hit) => `${hit.summary.slice(0, -1)},"score":${hit.score},"matched":${JSON.stringify(hit.matched)}}`);
     const end = query.offset + found.hits.length;
     const nextCursor = end < found.total ? encodeCursor({ o: end }, query.request) : null;
     const head = JSON.stringify({
@@ -93,8 +62,8 @@ export class SearchToolsHandler implements IQueryHandler<SearchToolsQuery, Store
       category: query.filters.category,
       limit: query.limit,
       filters: found.filters,
-      terms: [...new Set(interpretation.flatMap((i) => i.matchedAs))],
-      interpretation,
+      terms: [...new Set(found.interpretation.flatMap((i) => i.matchedAs))],
+      interpretation: found.interpretation,
       nextCursor,
     });
     const links = JSON.stringify({

@@ -2,7 +2,7 @@ import { foldCatalogEvents } from '../catalog/catalog-events';
 import type { CategoryCatalog } from '../catalog/category-catalog';
 import { comparePositions, EventStore } from '../event-store/event-store.service';
 import { renderSummary } from '../rendering/listing-views';
-import { IndexedListing, SearchIndex } from '../search/search-index';
+import { IndexedListing, SearchIndex } from './search-index';
 
 /** Events read from the log at a time. */
 const PAGE = 1000;
@@ -13,7 +13,7 @@ const PAGE = 1000;
  * of each listing. The read models' checkpoint says how far to go, so a search agrees with the details
  * served next to it.
  */
-export class CatalogFollower {
+export class IndexFollower {
   private index = new SearchIndex();
   private at = '0-0';
   /** The `upTo` of the last catch-up that finished (undefined: none yet). */
@@ -26,14 +26,9 @@ export class CatalogFollower {
     private readonly categories: CategoryCatalog,
   ) {}
 
-  /** The index as of `position` (see catchUp). */
+  /** The index as of the last catch-up (see catchUp). */
   get current(): SearchIndex {
     return this.index;
-  }
-
-  /** The last event applied. */
-  get position(): string {
-    return this.at;
   }
 
   /** Whether the index has caught up once (until then a search would find less than there is). */
