@@ -1,3 +1,4 @@
+import { NO_FILTERS } from '../src/contract/listing-filters';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { z } from 'zod';
@@ -112,7 +113,7 @@ function listAnswerWith(extra: Record<string, unknown>) {
     total: 1,
     returned: 1,
     limit: 1,
-    filters: { category: null, freeTier: null, openaiCompatible: null, auth: null, minContext: null, sdk: null },
+    filters: NO_FILTERS,
     nextCursor: null,
     categories: [],
     tools: [{ ...summary, slug: 'x', name: 'x', nameCn: '名', category: 'llm', description: 'd', descriptionCn: '描述', pricing: 'p', popularity: 1, status: 'online', website: 'https://x.io', docsUrl: 'https://x.io', auth: [], tags: [], sponsored: false, aliases: [], freeTier: true, openaiCompatible: false, authType: 'bearer', sdkLanguages: [], ...extra }],

@@ -1,3 +1,4 @@
+import { NO_FILTERS } from '../src/contract/listing-filters';
 import { WithdrawListingCommand } from '../src/listings/commands/withdraw-listing/withdraw-listing.command';
 import { getJson, RunningService, startService } from './support/harness';
 
@@ -80,7 +81,7 @@ describe('GET /api/v1/tools', () => {
 
   it('narrows by category and by the facts agents decide by, and echoes them', async () => {
     const { body } = await get('/api/v1/tools?category=LLM&freeTier=true&openaiCompatible=true');
-    expect(body.filters).toEqual({ category: 'llm', freeTier: true, openaiCompatible: true, auth: null, minContext: null, sdk: null });
+    expect(body.filters).toEqual({ ...NO_FILTERS, category: 'llm', freeTier: true, openaiCompatible: true });
     expect(body.total).toBeGreaterThan(2);
     for (const tool of body.tools as Summary[]) expect([tool.category, tool.freeTier, tool.openaiCompatible]).toEqual(['llm', true, true]);
   });
@@ -150,5 +151,76 @@ describe('search pages', () => {
     const { body } = await get('/api/v1/tools/search?q=speech');
     expect(body._links.detail).toBe('/api/v1/tools/{slug}');
     expect(body._links.compare).toBe('/api/v1/tools/compare?ids={slugs}');
+  });
+});
+
+describe('filters on the facts as data and the lifecycle', () => {
+  type Detail = { slug: string; models: Array<{ id: string; prices: Array<{ unit: string; price: number }>; lifecycle: { status: string } }> | null; prices: { currency: string; models: string[]; freeQuota: unknown[]; rates: Array<{ unit: string; price: number }> } | null };
+  let details: Detail[];
+  beforeAll(async () => {
+    const { body } = await get('/api/v1/export');
+    details = body.tools;
+  });
+  const listed = async (query: string) => {
+    const { status, body } = await get(`/api/v1/tools?limit=100&${query}`);
+    expect(status).toBe(200);
+    const second = body.nextCursor ? (await get(`/api/v1/tools?limit=100&${query}&cursor=${body.nextCursor}`)).body.tools : [];
+    return [...body.tools, ...second].map((t: Summary) => t.slug).sort();
+  };
+
+  it('model= keeps exactly the listings that serve that model, any case', async () => {
+    const expected = details.filter((d) => (d.models ?? []).some((m) => m.id === 'gpt-6-luna' && m.lifecycle.status !== 'retired')).map((d) => d.slug).sort();
+    expect(expected).toContain('openai');
+    expect(await listed('model=GPT-6-Luna')).toEqual(expected);
+    expect((await get('/api/v1/tools/search?q=gpt-6-luna')).body.results[0]).toMatchObject({ slug: 'openai', matched: expect.arrayContaining(['models']) });
+  });
+
+  it('freeQuota= keeps exactly the listings with a published free allowance, or without', async () => {
+    const free = (d: Detail) => (d.prices?.freeQuota.length ?? 0) > 0 || (d.prices?.models.includes('free') ?? false);
+    const expected = details.filter(free).map((d) => d.slug).sort();
+    expect(expected.length).toBeGreaterThan(5);
+    expect(await listed('freeQuota=true')).toEqual(expected);
+    expect(await listed('freeQuota=false')).toEqual(details.filter((d) => !free(d)).map((d) => d.slug).sort());
+  });
+
+  it('maxPrice with priceUnit keeps the listings with a US-dollar rate of that unit at most that price', async () => {
+    const lowest = (d: Detail) => {
+      if ((d.prices?.currency ?? 'USD') !== 'USD') return Infinity;
+      const rates = [...(d.prices?.rates ?? []), ...(d.models ?? []).filter((m) => m.lifecycle.status !== 'retired').flatMap((m) => m.prices)];
+      return Math.min(Infinity, ...rates.filter((r) => r.unit === '1m-input-tokens').map((r) => r.price));
+    };
+    const expected = details.filter((d) => lowest(d) <= 1).map((d) => d.slug).sort();
+    expect(expected.length).toBeGreaterThan(2);
+    expect(await listed('maxPrice=1&priceUnit=1m-input-tokens')).toEqual(expected);
+  });
+
+  it('refuses a price without its unit, and values it cannot read, naming the parameter', async () => {
+    for (const [query, parameter] of [['maxPrice=1', 'priceUnit'], ['priceUnit=1m-input-tokens', 'maxPrice'], ['maxPrice=cheap&priceUnit=image', 'maxPrice'], ['maxPrice=1&priceUnit=bananas', 'priceUnit'], ['lifecycle=eternal', 'lifecycle'], ['retiringWithin=soon', 'retiringWithin'], ['model=%3Cscript%3E', 'model']]) {
+      const { status, body } = await get(`/api/v1/tools?${query}`);
+      expect({ query, status, parameter: body.parameter }).toEqual({ query, status: 400, parameter });
+    }
+  });
+
+  it('leaves retired listings out unless asked, and finds listings whose shutdown is announced within a window', async () => {
+    const listing = (slug: string) => details.find((d) => d.slug === slug) as unknown as Record<string, unknown> & { website: string };
+    const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+    const source = (d: { website: string }) => ({ url: d.website, checked: inDays(0), quote: null, offDomainReason: null });
+    const document = (slug: string, lifecycle: object, status: string) => {
+      const { categoryCn, similarApis, pricingComparison, errors, referralUrl, curlExample, codeExamples, ...own } = listing(slug) as Record<string, any>;
+      return { ...own, status, lifecycle, similarApis: similarApis.map((s: { slug: string }) => s.slug), codeExamples: codeExamples.map(({ label, language, code }: any) => ({ label, language, code })), domains: [new URL(own.website).hostname.replace(/^www\./, '')], note: null, lastUpdated: inDays(0) } as any;
+    };
+    // Published through the command bus, as ingest would: one retired listing, one retiring in ten days.
+    const { PublishListingCommand } = await import('../src/listings/commands/publish-listing/publish-listing.command');
+    await service.command(new PublishListingCommand(document('ideogram', { status: 'retired', since: null, retiresAt: inDays(-1), replacedBy: [], migrationUrl: null, reason: 'shut down', source: source(listing('ideogram')) }, 'deprecated'), { actor: 'test' }));
+    await service.command(new PublishListingCommand(document('recraft', { status: 'deprecated', since: null, retiresAt: inDays(10), replacedBy: [], migrationUrl: null, reason: 'shutting down', source: source(listing('recraft')) }, 'deprecated'), { actor: 'test' }));
+    expect(await listed('')).not.toContain('ideogram');
+    expect((await get('/api/v1/tools/search?q=ideogram')).body.results.map((r: Summary) => r.slug)).not.toContain('ideogram');
+    expect(await listed('includeRetired=true')).toContain('ideogram');
+    expect(await listed('lifecycle=retired')).toEqual(['ideogram']);
+    expect(await listed('lifecycle=deprecated')).toContain('recraft');
+    expect(await listed('retiringWithin=30d')).toContain('recraft');
+    expect(await listed('retiringWithin=5d')).not.toContain('recraft');
+    const { body } = await get('/api/v1/tools?retiringWithin=30d');
+    expect(body.filters.retiringWithin).toBe(inDays(30));
   });
 });

@@ -7,6 +7,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { FILTER_NAMES } from '../src/contract/listing-filters';
 import { DirectoryMcpServer } from '../src/mcp/directory-mcp-server';
 import { getJson, REDIS_URL, RunningService, startService } from './support/harness';
 
@@ -74,7 +75,8 @@ describe('over Streamable HTTP at /mcp', () => {
       expect(tool.outputSchema?.type).toBe('object');
     }
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
-    const filters = ['category', 'freeTier', 'openaiCompatible', 'auth', 'minContext', 'sdk'];
+    // Every filter of the one table of filters (src/contract/listing-filters.ts), as over HTTP.
+    const filters = FILTER_NAMES;
     expect(byName.search_tools.inputSchema.required).toEqual(['query']);
     expect(Object.keys(byName.search_tools.inputSchema.properties!)).toEqual(expect.arrayContaining(['query', 'limit', 'cursor', ...filters]));
     expect(byName.get_tool.inputSchema.required).toEqual(['slug']);
@@ -103,6 +105,11 @@ describe('over Streamable HTTP at /mcp', () => {
     const filtered = (await call('search_tools', { query: 'chat model', freeTier: true, openaiCompatible: true })).structuredContent as { results: Summary[] };
     expect(filtered.results.length).toBeGreaterThan(0);
     for (const r of filtered.results) expect(r).toMatchObject({ freeTier: true, openaiCompatible: true });
+    // The filters on the facts as data, with their JSON types: a model, a price per unit, a free allowance.
+    const byModel = (await call('list_tools', { model: 'gpt-6-luna', maxPrice: 5, priceUnit: '1m-input-tokens', freeQuota: false })).structuredContent as { tools: Summary[]; filters: object };
+    expect(byModel).toEqual(await http('/api/v1/tools?model=gpt-6-luna&maxPrice=5&priceUnit=1m-input-tokens&freeQuota=false&limit=20'));
+    expect(byModel.tools.map((t) => t.slug)).toContain('openai');
+    expect(text(await call('list_tools', { maxPrice: 5 }))).toMatch(/'maxPrice' and 'priceUnit' go together/);
 
     const first = (await call('search_tools', { query: 'api', category: 'llm', limit: 5 })).structuredContent as { total: number; nextCursor: string; results: Summary[] };
     expect(first.total).toBeGreaterThan(5);

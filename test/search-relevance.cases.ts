@@ -5,7 +5,8 @@
  * Kinds: en (English topic or name), zh (Chinese), typo, mixed (Chinese and English, or abbreviations),
  * name (the names people use for an API or its products), compound (words typed apart or together),
  * punctuation (names written with punctuation, typed with or without it), filter (a filter parameter, or a
- * fact asked for in words), task (what an agent wants done, in English or Chinese).
+ * fact asked for in words), task (what an agent wants done, in English or Chinese), model (a model's id
+ * as the API takes it, or its name: the listing that serves it).
  */
 export interface RelevanceCase {
   q: string;
@@ -13,13 +14,13 @@ export interface RelevanceCase {
   within?: number;
   /** How many of `expect` must be within `within` (default: all, or `within` if fewer). */
   need?: number;
-  kind: 'en' | 'zh' | 'typo' | 'mixed' | 'name' | 'compound' | 'punctuation' | 'filter' | 'task';
+  kind: 'en' | 'zh' | 'typo' | 'mixed' | 'name' | 'compound' | 'punctuation' | 'filter' | 'task' | 'model';
   category?: string;
   /** Other search parameters (filters). */
   params?: Record<string, string>;
 }
 
-export const KINDS: RelevanceCase['kind'][] = ['en', 'zh', 'typo', 'mixed', 'name', 'compound', 'punctuation', 'filter', 'task'];
+export const KINDS: RelevanceCase['kind'][] = ['en', 'zh', 'typo', 'mixed', 'name', 'compound', 'punctuation', 'filter', 'task', 'model'];
 
 export const RELEVANCE_CASES: RelevanceCase[] = [
   // English topics and names
@@ -201,4 +202,13 @@ export const RELEVANCE_CASES: RelevanceCase[] = [
   { kind: 'task', q: '识别图片里的文字', expect: ['aws-textract', 'google-document-ai', 'mistral'], within: 5, need: 2 },
   { kind: 'task', q: '把文字转成语音', expect: ['elevenlabs', 'openai', 'cartesia', 'amazon-polly', 'azure-speech'], within: 5, need: 2 },
   { kind: 'task', q: '在线收款', expect: ['stripe', 'alipay', 'wechat-pay', 'paypal'], within: 5, need: 2 },
+  // Model ids and names: the listing that serves the model
+  { kind: 'model', q: 'gpt-6-luna', expect: ['openai'], within: 1 },
+  { kind: 'model', q: 'gpt-6.2-astra', expect: ['openai'], within: 1 },
+  { kind: 'model', q: 'claude-sonnet-5-5', expect: ['anthropic'], within: 1 },
+  { kind: 'model', q: 'gemini-3.8-flash', expect: ['google-gemini'], within: 1 },
+  { kind: 'model', q: 'nova-3', expect: ['deepgram'], within: 1 },
+  { kind: 'model', q: 'sonic-3.5', expect: ['cartesia'], within: 1 },
+  { kind: 'model', q: 'mistral-medium-3-5', expect: ['mistral'], within: 1 },
+  { kind: 'model', q: 'text-embedding-3-large', expect: ['openai'], within: 1 },
 ];

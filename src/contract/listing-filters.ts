@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LIFECYCLE_STATUSES, RATE_UNITS } from '../listings/listing-facts';
 import { AUTH_TYPES, SDK_LANGUAGES } from '../listings/listing.document';
 
 /**
@@ -6,7 +7,7 @@ import { AUTH_TYPES, SDK_LANGUAGES } from '../listings/listing.document';
  * parses them), their OpenAPI parameters, the MCP tools' arguments and the `filters` echoed in answers are
  * all derived from this table.
  */
-export type FilterKind = 'category' | 'boolean' | 'auth' | 'tokens' | 'sdk';
+export type FilterKind = 'category' | 'boolean' | 'auth' | 'tokens' | 'sdk' | 'lifecycle' | 'days' | 'model' | 'amount' | 'unit';
 
 export interface FilterDefinition {
   kind: FilterKind;
@@ -53,10 +54,54 @@ export const LISTING_FILTERS = {
     expected: `one of ${SDK_LANGUAGES.join(', ')}`,
     example: 'python',
   },
+  lifecycle: {
+    kind: 'lifecycle',
+    description: 'Only listings in this stage of their life: preview, active, deprecated or retired.',
+    expected: `one of ${LIFECYCLE_STATUSES.join(', ')}`,
+    example: 'deprecated',
+  },
+  includeRetired: {
+    kind: 'boolean',
+    description: 'true: retired listings too. They are left out otherwise (unless lifecycle=retired asks for them); their details answer 410.',
+    expected: 'true or false',
+    example: true,
+  },
+  retiringWithin: {
+    kind: 'days',
+    description: 'Only listings whose shutdown, or the shutdown of one of their models, is announced within this many days from today, e.g. 90d; echoed as the last day it covers (YYYY-MM-DD).',
+    expected: 'a number of days from 1 to 3650, e.g. 90d',
+    example: '90d',
+  },
+  model: {
+    kind: 'model',
+    description: 'Only listings that serve this model, by the id the API takes (any case), e.g. gpt-6-luna.',
+    expected: 'a model id',
+    example: 'gpt-6-luna',
+  },
+  freeQuota: {
+    kind: 'boolean',
+    description: 'true: only listings with a published free allowance (or a free plan); false: only those without.',
+    expected: 'true or false',
+    example: true,
+  },
+  maxPrice: {
+    kind: 'amount',
+    description: "Only listings with a published rate per `priceUnit` (their own or one of their models') of at most this many US dollars.",
+    expected: 'an amount in US dollars, e.g. 0.5',
+    example: '1',
+  },
+  priceUnit: {
+    kind: 'unit',
+    description: 'The unit of maxPrice (given with it): a rate unit of the facts as data, e.g. 1m-input-tokens.',
+    expected: `one of ${RATE_UNITS.join(', ')}`,
+    example: '1m-input-tokens',
+  },
 } as const satisfies Record<string, FilterDefinition>;
 
 export type FilterName = keyof typeof LISTING_FILTERS;
 export const FILTER_NAMES = Object.keys(LISTING_FILTERS) as FilterName[];
+/** The filters' names as prose lists them ("freeTier, openaiCompatible, ..."), beside `category`. */
+export const FILTER_LIST = FILTER_NAMES.filter((name) => name !== 'category').join(', ');
 
 /** The value each kind of filter holds once parsed (null: not set). */
 const ECHO = {
@@ -65,6 +110,11 @@ const ECHO = {
   auth: z.enum(AUTH_TYPES).nullable(),
   tokens: z.number().int().min(1).nullable(),
   sdk: z.enum(SDK_LANGUAGES).nullable(),
+  lifecycle: z.enum(LIFECYCLE_STATUSES).nullable(),
+  days: z.string().meta({ format: 'date' }).nullable(),
+  model: z.string().nullable(),
+  amount: z.number().min(0).nullable(),
+  unit: z.enum(RATE_UNITS).nullable(),
 } as const satisfies Record<FilterKind, z.ZodType>;
 type FiltersShape = { [N in FilterName]: (typeof ECHO)[(typeof LISTING_FILTERS)[N]['kind']] };
 

@@ -1,3 +1,4 @@
+import { FILTER_LIST } from '../contract/listing-filters';
 import { OPENAPI_DOCUMENT } from '../openapi/openapi.document';
 import { ENTRY_POINTS } from './service-index';
 
@@ -27,7 +28,7 @@ export function agentsText(base: string): string {
     `- Every listing in full: ${at(ENTRY_POINTS.llmsFullTxt)}`,
     '',
     '## HTTP in one line each',
-    `- Find an API for a task: ${at('/api/v1/tools/search?q=text%20to%20speech')} (filters: category, freeTier, openaiCompatible, auth, minContext, sdk; next page: nextCursor)`,
+    `- Find an API for a task: ${at('/api/v1/tools/search?q=text%20to%20speech')} (filters: category, ${FILTER_LIST}; next page: nextCursor)`,
     `- Read one listing: ${at(ENTRY_POINTS.detail)}`,
     `- Compare up to 10: ${at(ENTRY_POINTS.compare)}`,
     `- List every API, a page at a time: ${at(ENTRY_POINTS.tools)}`,

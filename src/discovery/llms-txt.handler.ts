@@ -2,6 +2,7 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { CategoryCatalog } from '../catalog/category-catalog';
 import { NO_FILTERS } from '../contract/listing-filters';
 import type { ToolSummary } from '../contract/listing-views';
+import { FILTER_LIST } from '../contract/listing-filters';
 import type { ToolDetailResponse } from '../contract/responses';
 import { ReadModels } from '../read-models/read-models.service';
 import { storedBody, StoredBody } from '../rendering/stored-body';
@@ -94,7 +95,7 @@ export class GetLlmsTextHandler implements IQueryHandler<GetLlmsTextQuery, Store
       `- [MCP server](${base}${ENTRY_POINTS.mcp}): Streamable HTTP; tools search_tools, get_tool, compare_tools, list_categories, list_tools, get_errors`,
       `- [OpenAPI document](${base}${ENTRY_POINTS.openapi}): every operation, parameter and response schema`,
       `- [List every API](${base}${ENTRY_POINTS.tools}): summaries by popularity, with filters and a cursor for the next page`,
-      `- [Search](${base}/api/v1/tools/search?q=text%20to%20speech): ranked, with filters (freeTier, openaiCompatible, auth, minContext, sdk)`,
+      `- [Search](${base}/api/v1/tools/search?q=text%20to%20speech): ranked, with filters (${FILTER_LIST})`,
       `- [Categories](${base}${ENTRY_POINTS.categories}): every category with its count`,
       `- [Error reference](${base}${ENTRY_POINTS.errors}): common errors of listed providers, their cause and fix`,
       `- [Change feed](${base}${ENTRY_POINTS.changes}): what was published, revised or withdrawn, oldest first, from a cursor (also Atom: ${base}${ENTRY_POINTS.changesAtom})`,

@@ -9,6 +9,7 @@ import { GetToolQuery } from '../tools/detail/get-tool.query';
 import { listQueryOf } from '../tools/list/list-params';
 import { SearchToolsQuery } from '../tools/search/search-tools.query';
 import { boundRequests, JsonRpcError } from './bounded-requests';
+import { FILTER_LIST } from '../contract/listing-filters';
 import { AnyDirectoryTool, DIRECTORY_TOOLS } from './directory-tools';
 import type { ListResponse } from '../contract/responses';
 
@@ -33,7 +34,7 @@ export const INSTRUCTIONS =
   'A read-only directory of third-party web APIs (chiefly AI, language-model and cloud APIs), in English and Chinese, ' +
   'with facts checked against each provider: pricing, free tier, authentication, rate limits, context size, endpoints, ' +
   'SDKs and code examples. To pick an API for a task, call search_tools with what it should do (filters: category, ' +
-  'freeTier, openaiCompatible, auth, minContext, sdk), then get_tool with a slug for its full listing and a ready curl ' +
+  `${FILTER_LIST}), then get_tool with a slug for its full listing and a ready curl ` +
   'example, or compare_tools with 2 to 10 slugs. list_categories gives the category slugs; list_tools browses by ' +
   'popularity. When a call to a provider fails, get_errors (provider, status) gives the cause and the fix. Every tool ' +
   'returns structured JSON (structuredContent) and a short text; pages go on with nextCursor. Each listing is also a ' +

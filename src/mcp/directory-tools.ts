@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { listErrorsQueryOf } from '../errors/list-errors-params';
 import { badRequest } from '../http/problem';
 import { MAX_LIMIT, QueryParams } from '../http/query-params';
-import { FILTER_NAMES, FilterKind, FilterName, LISTING_FILTERS } from '../contract/listing-filters';
+import { FILTER_LIST, FILTER_NAMES, FilterKind, FilterName, LISTING_FILTERS } from '../contract/listing-filters';
+import { LIFECYCLE_STATUSES, RATE_UNITS } from '../listings/listing-facts';
 import { AUTH_TYPES } from '../listings/listing.document';
 import type { StoredBody } from '../rendering/stored-body';
 import { ListCategoriesQuery } from '../tools/categories/list-categories.query';
@@ -92,6 +93,11 @@ const FILTER_ARGUMENTS: Record<FilterKind, (error: ReturnType<typeof mustBe>) =>
   auth: (error) => z.enum(AUTH_TYPES, { error }),
   tokens: (error) => z.union([z.number().int().min(1), z.string()], { error }),
   sdk: (error) => z.string({ error }),
+  lifecycle: (error) => z.enum(LIFECYCLE_STATUSES, { error }),
+  days: (error) => z.union([z.number().int().min(1), z.string()], { error }),
+  model: (error) => z.string({ error }),
+  amount: (error) => z.union([z.number().min(0), z.string()], { error }),
+  unit: (error) => z.enum(RATE_UNITS, { error }),
 };
 
 /** The filters of search and list, from the one table of filters (the HTTP API's query parameters of the same names). */
@@ -107,8 +113,8 @@ const searchTools = defineTool({
   title: 'Search the API directory',
   description:
     'Find third-party web APIs for a task. Ranked search over names, tags, categories and descriptions, in English or ' +
-    'Chinese; synonyms, typos and unfinished words are understood. Narrow it with category and the filters (freeTier, ' +
-    `openaiCompatible, auth, minContext, sdk). Returns summaries best first (slug, name, category, description, pricing, ` +
+    'Chinese, and by the ids of the models an API serves; synonyms, typos and unfinished words are understood. Narrow it ' +
+    `with category and the filters (${FILTER_LIST}). Returns summaries best first (slug, name, category, description, pricing, ` +
     `facts), ${SEARCH_TOOLS_DEFAULT_LIMIT} by default, and nextCursor for the next page. Use get_tool with a slug for the full listing.`,
   inputSchema: {
     query: z
@@ -182,7 +188,7 @@ const listTools = defineTool({
   title: 'Browse the API directory',
   description:
     `Every listing, most popular first, ${LIST_TOOLS_DEFAULT_LIMIT} at a time by default (at most ${MAX_LIMIT}), narrowed by ` +
-    'category and the filters (freeTier, openaiCompatible, auth, minContext, sdk). nextCursor leads to the next page.',
+    `category and the filters (${FILTER_LIST}). nextCursor leads to the next page.`,
   inputSchema: { ...filterArguments, limit: limitArgument(LIST_TOOLS_DEFAULT_LIMIT), cursor: cursorArgument },
   outputSchema: listOutputSchema,
   query: ({ limit, ...rest }) => listQueryOf(paramsOf({ ...rest, limit: limit ?? LIST_TOOLS_DEFAULT_LIMIT })),

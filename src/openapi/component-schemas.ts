@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FilterKind } from '../contract/listing-filters';
+import { LIFECYCLE_STATUSES, RATE_UNITS } from '../listings/listing-facts';
 import { AUTH_TYPES } from '../listings/listing.document';
 import { PUBLISHED_SCHEMAS } from '../contract/responses';
 
@@ -51,4 +52,9 @@ export const FILTER_PARAMETER_SCHEMAS: Record<FilterKind, z.ZodType> = {
   auth: z.enum(AUTH_TYPES),
   tokens: z.string().regex(/^[0-9]+[kKmM]?$/),
   sdk: z.string(),
+  lifecycle: z.enum(LIFECYCLE_STATUSES),
+  days: z.string().regex(/^[0-9]{1,4}d?$/),
+  model: z.string(),
+  amount: z.number().min(0),
+  unit: z.enum(RATE_UNITS),
 };

@@ -3,7 +3,7 @@ import { CategoryCatalog } from '../catalog/category-catalog';
 import type { Category } from '../catalog/category-catalog';
 import { collectFiles, readContentFile } from '../content/content-files';
 import type { ListingDocument } from '../listings/listing.document';
-import { aliasTerms, PostingScorer, searchFieldTexts } from './listing-postings';
+import { aliasTerms, modelNames, PostingScorer, searchFieldTexts } from './listing-postings';
 import { FIELD_BITS, SEARCH_FIELDS } from './search-fields';
 import { indexTerms, joinedTerms } from './tokenizer';
 
@@ -16,10 +16,12 @@ function reference(listing: ListingDocument, category: Category | undefined): Ma
   const texts = searchFieldTexts(listing, category);
   const weighted = new Map<string, { tf: number; mask: number }>();
   SEARCH_FIELDS.forEach((field, bit) => {
-    const terms = field.name === 'aliases' ? aliasTerms(listing.aliases) : indexTerms(texts[field.name], field.singleCharacters);
+    // Names people use and model ids are indexed whole; other fields by their words and joined forms.
+    const whole = field.name === 'aliases' ? aliasTerms(listing.aliases) : field.name === 'models' ? aliasTerms(modelNames(listing)) : null;
+    const terms = whole ?? indexTerms(texts[field.name], field.singleCharacters);
     if (terms.length === 0) return;
     const counts = new Map<string, number>();
-    for (const term of [...terms, ...(field.name === 'aliases' ? [] : joinedTerms(texts[field.name]))]) counts.set(term, (counts.get(term) ?? 0) + 1);
+    for (const term of [...terms, ...(whole ? [] : joinedTerms(texts[field.name]))]) counts.set(term, (counts.get(term) ?? 0) + 1);
     const norm = 1 - field.b + (field.b * terms.length) / field.averageLength;
     for (const [term, count] of counts) {
       const entry = weighted.get(term) ?? { tf: 0, mask: 0 };

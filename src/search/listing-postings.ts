@@ -111,8 +111,15 @@ function termsByField(listing: ListingDocument, category: Category | undefined):
   return SEARCH_FIELDS.map((field) =>
     field.name === 'aliases'
       ? { terms: aliasTerms(listing.aliases ?? []), joined: [] }
-      : { terms: indexTerms(texts[field.name], field.singleCharacters), joined: joinedTerms(texts[field.name]) },
+      : field.name === 'models'
+        ? { terms: aliasTerms(modelNames(listing)), joined: [] }
+        : { terms: indexTerms(texts[field.name], field.singleCharacters), joined: joinedTerms(texts[field.name]) },
   );
+}
+
+/** The ids and names of the models a listing serves (those not retired). */
+export function modelNames(listing: ListingDocument): string[] {
+  return (listing.models ?? []).filter((model) => model.lifecycle?.status !== 'retired').flatMap((model) => [model.id, model.name]);
 }
 
 /**

@@ -30,6 +30,9 @@ export const SEARCH_FIELDS: SearchField[] = [
   { name: 'descriptionCn', weight: 2, b: 0.5, averageLength: 35, singleCharacters: false },
   { name: 'features', weight: 1, b: 0.5, averageLength: 40, singleCharacters: false },
   { name: 'pricing', weight: 1, b: 0.5, averageLength: 30, singleCharacters: false },
+  // The ids and names of the models the API serves, each whole (gpt-6-luna as gpt6luna): a model is asked
+  // for by its id, and its name's words (flash, turbo, mini) are not the listing's.
+  { name: 'models', weight: 8, b: 0, averageLength: 10, singleCharacters: false },
 ];
 
 export const FIELD_BITS = 1 << 10;

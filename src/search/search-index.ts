@@ -1,5 +1,6 @@
 import type { Category } from '../catalog/category-catalog';
 import type { ListingFilters } from '../contract/listing-filters';
+import type { LifecycleStatus } from '../listings/listing-facts';
 import type { ListingDocument } from '../listings/listing.document';
 import { PostingScorer } from './listing-postings';
 import { NewPostings, PostingLists } from './posting-lists';
@@ -54,7 +55,17 @@ export interface BrowsePage {
 }
 
 /** The facts of a listing that searches filter and order by. */
-type ListingFacts = Pick<ListingDocument, 'slug' | 'category' | 'popularity' | 'freeTier' | 'openaiCompatible' | 'authType' | 'contextTokens' | 'sdkLanguages'>;
+interface ListingFacts extends Pick<ListingDocument, 'slug' | 'category' | 'popularity' | 'freeTier' | 'openaiCompatible' | 'authType' | 'contextTokens' | 'sdkLanguages'> {
+  lifecycle: LifecycleStatus;
+  /** Announced shutdown days (YYYY-MM-DD) of the listing and of its models that are not retired. */
+  retiring: string[];
+  /** Ids of the models it serves that are not retired, lowercase. */
+  models: Set<string>;
+  /** A published free allowance, or a free plan. */
+  freeQuota: boolean;
+  /** The lowest published rate in US dollars per unit, of the listing's own rates and its models'. */
+  lowestRates: Map<string, number>;
+}
 
 /**
  * What the index keeps of a listing besides its postings: its facts, its summary, and the keys of the names
@@ -92,6 +103,8 @@ export class SearchIndex {
   private browseOrder: number[] | null = [];
   /** The arrays searches work in, between searches (see WorkingArrays). */
   private work: WorkingArrays | null = null;
+  /** Retired listings held (searches leave them out unless asked). */
+  private retired = 0;
 
   /** Listings held. */
   get size(): number {
@@ -111,6 +124,7 @@ export class SearchIndex {
         gone[doc] = 1;
         for (const term of this.docTerms[doc]!) losing.add(term);
         this.unname(doc);
+        if (this.docs[doc]!.facts.lifecycle === 'retired') this.retired--;
         if (!next) {
           this.docIds.delete(slug);
           this.docs[doc] = null;
@@ -130,6 +144,7 @@ export class SearchIndex {
     for (const [doc, next] of placed.sort((a, b) => a[0] - b[0])) {
       const listing = held(next);
       this.docs[doc] = listing;
+      if (listing.facts.lifecycle === 'retired') this.retired++;
       const terms: number[] = [];
       this.scorer.score(next.listing, next.category, (text) => this.lists.idOf(text), (term, score) => {
         terms.push(term);
@@ -216,20 +231,31 @@ export class SearchIndex {
     return this.browseOrder;
   }
 
-  /** A test of a listing against the filters (a null filter is not set). */
+  /**
+   * A test of a listing against the filters (a null filter is not set). Retired listings are left out
+   * unless `includeRetired` or `lifecycle=retired` asks for them.
+   */
   private filterOf(filters: ListingFilters): (doc: number) => boolean {
-    const { category, freeTier, openaiCompatible, auth, minContext, sdk } = filters;
+    const { category, freeTier, openaiCompatible, auth, minContext, sdk, lifecycle, includeRetired, retiringWithin, model, freeQuota, maxPrice, priceUnit } = filters;
+    const withRetired = includeRetired === true || lifecycle === 'retired';
     // (Most searches set none: then no listing's facts need to be read, a third of a broad query's time.)
-    if (Object.values(filters).every((value) => value === null)) return () => true;
+    if (Object.values(filters).every((value) => value === null) && (withRetired || this.retired === 0)) return () => true;
+    const today = retiringWithin === null ? '' : new Date().toISOString().slice(0, 10);
     return (doc) => {
       const facts = this.docs[doc]!.facts;
       return (
+        (withRetired || facts.lifecycle !== 'retired') &&
         (category === null || facts.category === category) &&
         (freeTier === null || facts.freeTier === freeTier) &&
         (openaiCompatible === null || facts.openaiCompatible === openaiCompatible) &&
         (auth === null || facts.authType === auth) &&
         (minContext === null || (facts.contextTokens ?? 0) >= minContext) &&
-        (sdk === null || facts.sdkLanguages.includes(sdk))
+        (sdk === null || facts.sdkLanguages.includes(sdk)) &&
+        (lifecycle === null || facts.lifecycle === lifecycle) &&
+        (retiringWithin === null || facts.retiring.some((day) => day >= today && day <= retiringWithin)) &&
+        (model === null || facts.models.has(model)) &&
+        (freeQuota === null || facts.freeQuota === freeQuota) &&
+        (maxPrice === null || priceUnit === null || (facts.lowestRates.get(priceUnit) ?? Infinity) <= maxPrice)
       );
     };
   }
@@ -247,10 +273,34 @@ export class SearchIndex {
 /** What the index keeps of a listing it is given (see HeldListing). */
 function held({ listing, summary }: IndexedListing): HeldListing {
   const { slug, category, popularity, freeTier, openaiCompatible, authType, contextTokens, sdkLanguages } = listing;
+  const served = (listing.models ?? []).filter((model) => model.lifecycle?.status !== 'retired');
+  // Rates count in US dollars only (a model's prices are in its listing's currency, US dollars when it gives none).
+  const inDollars = (listing.prices?.currency ?? 'USD') === 'USD';
+  const lowestRates = new Map<string, number>();
+  for (const rate of inDollars ? [...(listing.prices?.rates ?? []), ...served.flatMap((model) => model.prices)] : []) {
+    lowestRates.set(rate.unit, Math.min(rate.price, lowestRates.get(rate.unit) ?? Infinity));
+  }
   return {
-    facts: { slug, category, popularity, freeTier, openaiCompatible, authType, contextTokens, sdkLanguages },
+    facts: {
+      slug,
+      category,
+      popularity,
+      freeTier,
+      openaiCompatible,
+      authType,
+      contextTokens,
+      sdkLanguages,
+      lifecycle: listing.lifecycle?.status ?? LIFECYCLE_OF_STATUS[listing.status],
+      retiring: [listing.lifecycle?.retiresAt, ...served.map((model) => model.lifecycle?.retiresAt)].filter((day): day is string => Boolean(day)),
+      models: new Set(served.map((model) => model.id.toLowerCase())),
+      freeQuota: (listing.prices?.freeQuota.length ?? 0) > 0 || (listing.prices?.models.includes('free') ?? false),
+      lowestRates,
+    },
     summary,
-    // The name keys it answers to: its name, Chinese name, slug and aliases.
-    names: [...new Set([listing.name, listing.nameCn, slug, ...(listing.aliases ?? [])].map(nameKey).filter(Boolean))],
+    // The name keys it answers to: its name, Chinese name, slug, aliases, and its models' ids.
+    names: [...new Set([listing.name, listing.nameCn, slug, ...(listing.aliases ?? []), ...served.map((model) => model.id)].map(nameKey).filter(Boolean))],
   };
 }
+
+/** A listing's lifecycle when it has none recorded, from the public directory's status. */
+const LIFECYCLE_OF_STATUS: Record<ListingDocument['status'], LifecycleStatus> = { online: 'active', beta: 'preview', deprecated: 'deprecated' };

@@ -1,6 +1,7 @@
 import { badRequest } from '../http/problem';
 import { parseCategory, QueryParams, single } from '../http/query-params';
 import { FILTER_NAMES, FilterKind, FilterName, LISTING_FILTERS, ListingFilters } from '../contract/listing-filters';
+import { LIFECYCLE_STATUSES, RATE_UNITS } from '../listings/listing-facts';
 import { AUTH_TYPES, AuthType, SDK_LANGUAGES, SdkLanguage } from '../listings/listing.document';
 
 /** Names people write for SDK languages, beside the identifiers themselves. */
@@ -16,6 +17,11 @@ const PARSERS: { [K in FilterKind]: (raw: string | undefined, name: FilterName) 
   auth: (raw) => parseAuth(raw),
   tokens: (raw) => parseTokens(raw),
   sdk: (raw) => parseSdk(raw),
+  lifecycle: (raw, name) => parseOneOf(raw, name, LIFECYCLE_STATUSES),
+  days: (raw, name) => parseDays(raw, name),
+  model: (raw, name) => parseModel(raw, name),
+  amount: (raw, name) => parseAmount(raw, name),
+  unit: (raw, name) => parseOneOf(raw, name, RATE_UNITS),
 };
 
 /**
@@ -25,7 +31,43 @@ const PARSERS: { [K in FilterKind]: (raw: string | undefined, name: FilterName) 
 export function parseFilters(params: QueryParams): ListingFilters {
   const filters: Record<string, unknown> = {};
   for (const name of FILTER_NAMES) filters[name] = PARSERS[LISTING_FILTERS[name].kind](single(params, name), name);
+  // A price means nothing without its unit, and a unit nothing without a price.
+  if ((filters.maxPrice === null) !== (filters.priceUnit === null)) {
+    const missing = filters.maxPrice === null ? 'maxPrice' : 'priceUnit';
+    throw badRequest(`'maxPrice' and 'priceUnit' go together: give '${missing}' too (e.g. maxPrice=1&priceUnit=1m-input-tokens)`, { parameter: missing });
+  }
   return filters as ListingFilters;
+}
+
+function parseOneOf<T extends string>(given: string | undefined, name: FilterName, values: readonly T[]): T | null {
+  const raw = given?.trim().toLowerCase();
+  if (!raw) return null;
+  if ((values as readonly string[]).includes(raw)) return raw as T;
+  throw invalid(name, given);
+}
+
+/** A number of days (`90d` or `90`), as the last day it covers from today (UTC): the answer stays the same all that day. */
+function parseDays(given: string | undefined, name: FilterName): string | null {
+  const raw = given?.trim().toLowerCase();
+  if (!raw) return null;
+  const match = /^(\d{1,4})d?$/.exec(raw);
+  const days = match ? Number(match[1]) : 0;
+  if (days < 1 || days > 3650) throw invalid(name, given);
+  return new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+}
+
+function parseModel(given: string | undefined, name: FilterName): string | null {
+  const raw = given?.trim().toLowerCase();
+  if (!raw) return null;
+  if (!/^@?[a-z0-9][a-z0-9._:/@+-]{0,99}$/.test(raw)) throw invalid(name, given);
+  return raw;
+}
+
+function parseAmount(given: string | undefined, name: FilterName): number | null {
+  const raw = given?.trim();
+  if (!raw) return null;
+  if (!/^\d{1,9}(\.\d{1,6})?$/.test(raw)) throw invalid(name, given);
+  return Number(raw);
 }
 
 /** A message for a filter's bad value, the same over HTTP and MCP. */
