@@ -224,3 +224,17 @@ describe('filters on the facts as data and the lifecycle', () => {
     expect(body.filters.retiringWithin).toBe(inDays(30));
   });
 });
+
+describe('a comparison', () => {
+  it('puts the rates of one unit side by side, the lowest of each listing, null where it publishes none', async () => {
+    const { body } = await get('/api/v1/tools/compare?ids=openai,anthropic,stripe');
+    const perInput = body.rates.find((rate: { unit: string }) => rate.unit === '1m-input-tokens');
+    expect(perInput).toBeDefined();
+    expect(Object.keys(perInput.lowest).sort()).toEqual(['anthropic', 'openai', 'stripe']);
+    expect(perInput.lowest.stripe).toBeNull();
+    const openai = body.compared.find((row: { slug: string }) => row.slug === 'openai');
+    const openaiRates = [...(openai.prices?.rates ?? []), ...openai.models.filter((m: any) => m.lifecycle.status !== 'retired').flatMap((m: any) => m.prices)];
+    expect(perInput.lowest.openai).toBe(Math.min(...openaiRates.filter((r: { unit: string }) => r.unit === '1m-input-tokens').map((r: { price: number }) => r.price)));
+    expect(body.rates.every((rate: { currency: string }) => rate.currency === 'USD')).toBe(true);
+  });
+});

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RATE_UNITS } from '../listings/listing-facts';
 import { filtersSchema } from './listing-filters';
 import {
   categorySchema,
@@ -95,6 +96,15 @@ export const compareResponseSchema = z.object({
   compared: z.array(comparisonRowSchema).describe('One row per found tool, with the same keys for every tool.'),
   notFound: texts.describe('Requested slugs that are not in the directory and never were.'),
   gone: z.array(goneListingSchema).describe('Requested listings that were withdrawn or retired, with their successors.'),
+  rates: z
+    .array(
+      z.object({
+        unit: z.enum(RATE_UNITS),
+        currency: z.literal('USD'),
+        lowest: z.record(z.string(), z.number().nullable()).describe('By slug: the lowest published rate of this unit, its own or one of its models\'; null where it publishes none.'),
+      }),
+    )
+    .describe('The rates of one unit side by side, for each unit a compared listing publishes a US-dollar rate for.'),
   _links: linksSchema,
 });
 

@@ -4,6 +4,7 @@ import { ReadModels } from '../../read-models/read-models.service';
 import { API_PREFIX } from '../../rendering/listing-views';
 import { storedBody, StoredBody } from '../../rendering/stored-body';
 import type { ComparisonRow } from '../../contract/listing-views';
+import { RATE_UNITS } from '../../listings/listing-facts';
 import { GoneListing, ListingTimeline, retired } from '../timeline/listing-timeline';
 import { CompareToolsQuery } from './compare-tools.query';
 
@@ -43,9 +44,33 @@ export class CompareToolsHandler implements IQueryHandler<CompareToolsQuery, Sto
         throw notFound(detail, { notFound: dense(notFoundIds), gone: dense(gone) });
       }
       const links = { self: url, tools: dense(comparedIds).map((id) => `${API_PREFIX}/tools/${id}`) };
+      const rates = ratesSideBySide(dense(compared).map((row) => JSON.parse(row) as ComparisonRow));
       return storedBody(
-        `{"success":true,"total":${dense(compared).length},"compared":[${dense(compared).join(',')}],"notFound":${JSON.stringify(dense(notFoundIds))},"gone":${JSON.stringify(dense(gone))},"_links":${JSON.stringify(links)}}`,
+        `{"success":true,"total":${dense(compared).length},"compared":[${dense(compared).join(',')}],"notFound":${JSON.stringify(dense(notFoundIds))},"gone":${JSON.stringify(dense(gone))},"rates":${JSON.stringify(rates)},"_links":${JSON.stringify(links)}}`,
       );
     });
   }
+}
+
+/**
+ * The compared listings' rates of one unit side by side: for each unit at least one of them publishes a
+ * US-dollar rate for (its own or one of its models'), the lowest of each listing, null where it publishes
+ * none. Units in the order of the list of units, so the table reads the same for every comparison.
+ */
+export function ratesSideBySide(rows: ComparisonRow[]): Array<{ unit: string; currency: 'USD'; lowest: Record<string, number | null> }> {
+  const lowest = new Map<string, Map<string, number>>();
+  for (const row of rows) {
+    if ((row.prices?.currency ?? 'USD') !== 'USD') continue;
+    const served = (row.models ?? []).filter((model) => model.lifecycle.status !== 'retired');
+    for (const { unit, price } of [...(row.prices?.rates ?? []), ...served.flatMap((model) => model.prices)]) {
+      if (unit === 'other') continue;
+      const byListing = lowest.get(unit) ?? lowest.set(unit, new Map()).get(unit)!;
+      byListing.set(row.slug, Math.min(price, byListing.get(row.slug) ?? Infinity));
+    }
+  }
+  return RATE_UNITS.filter((unit) => lowest.has(unit)).map((unit) => ({
+    unit,
+    currency: 'USD' as const,
+    lowest: Object.fromEntries(rows.map((row) => [row.slug, lowest.get(unit)!.get(row.slug) ?? null])),
+  }));
 }
