@@ -77,15 +77,19 @@ export class CatalogExport {
     yield ']';
   }
 
-  /** Each listing's detail `tool`, as `shape` makes it, comma-separated, a share at a time. */
+  /**
+   * Each listing's detail `tool`, as `shape` makes it, comma-separated, read a share at a time and given
+   * out one listing at a time: small pieces are young garbage the collector takes at once, where a share's
+   * worth in one string went to the large-object space and stayed until a full collection.
+   */
   private async *tools(snapshot: CatalogSnapshot, state: CatalogState, slugs: string[], shape: (tool: Record<string, unknown>) => object): AsyncGenerator<string> {
     let written = 0;
     for (let i = 0; i < slugs.length; i += SHARE) {
       const documents = await this.store.documentsAt(listingAggregate, slugs.slice(i, i + SHARE), snapshot.position);
-      const tools: string[] = [];
-      for (const listing of documents.values()) if (listing) tools.push(JSON.stringify(shape(detailTool(listing, state, this.categories))));
-      if (tools.length > 0) yield `${written > 0 ? ',' : ''}${tools.join(',')}`;
-      written += tools.length;
+      for (const listing of documents.values()) {
+        if (!listing) continue;
+        yield `${written++ > 0 ? ',' : ''}${JSON.stringify(shape(detailTool(listing, state, this.categories)))}`;
+      }
     }
   }
 

@@ -63,8 +63,8 @@ export class ExportController {
     reply.header('etag', etag).header('cache-control', CACHE_CONTROL).header('vary', 'Accept-Encoding');
     if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send();
     reply.header('content-type', 'application/json; charset=utf-8');
-    // One piece waits at most: the next share is read only when the client has taken the last one.
-    const body = Readable.from(pieces(), { highWaterMark: 1 });
+    // A few pieces (listings) wait at most: the next share is read only when the client has taken the last ones.
+    const body = Readable.from(pieces(), { highWaterMark: 16 });
     if (encoding === null) return reply.send(body);
     // Brotli at a middle quality: a large export compresses while it streams without holding the CPU long.
     const compressor = encoding === 'br' ? createBrotliCompress({ params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }) : createGzip();
