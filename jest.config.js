@@ -2,22 +2,26 @@
 // @swc/jest transform those packages too (see docs/architecture.md).
 const esmOnly = ['@nestjs', 'cookie', 'file-type', 'strtok3', 'token-types', '@tokenizer', 'uint8array-extras', '@borewit', 'load-esm'];
 
+/** swc's options for TypeScript; the pages' templates (.tsx) are JSX for Preact, as tsconfig.json says. */
+const swc = (tsx) => [
+  '@swc/jest',
+  {
+    jsc: {
+      parser: { syntax: 'typescript', tsx, decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true, ...(tsx ? { react: { runtime: 'automatic', importSource: 'preact' } } : {}) },
+      target: 'es2022',
+    },
+    module: { type: 'commonjs' },
+  },
+];
+
 module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/src', '<rootDir>/test'],
   testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts'],
   transform: {
-    '^.+\\.(t|j|mj)s$': [
-      '@swc/jest',
-      {
-        jsc: {
-          parser: { syntax: 'typescript', decorators: true },
-          transform: { legacyDecorator: true, decoratorMetadata: true },
-          target: 'es2022',
-        },
-        module: { type: 'commonjs' },
-      },
-    ],
+    '^.+\\.tsx$': swc(true),
+    '^.+\\.(t|j|mj)s$': swc(false),
   },
   transformIgnorePatterns: [`/node_modules/(?!(${esmOnly.join('|')})/)`],
   testTimeout: 60000,

@@ -63,7 +63,7 @@ async function answersOf(url: string): Promise<Answers> {
   for (const { path, pages } of requests()) {
     let next: string | null = path;
     for (let page = 1; page <= pages && next; page++) {
-      const response = await fetch(`${url}${next}`);
+      const response: Response = await fetch(`${url}${next}`);
       // (llms.txt links absolutely, to a port that changes from run to run)
       const body = (await response.text()).replaceAll(url, '{base}');
       answers[next] = { status: response.status, body: reduced(body, response.headers.get('content-type') ?? '') };

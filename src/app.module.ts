@@ -16,15 +16,16 @@ import { ReseedEmptyStore } from './import/reseed-empty-store';
 import { McpModule } from './mcp/mcp.module';
 import { OpenApiModule } from './openapi/openapi.module';
 import { OperationsModule } from './operations/operations.module';
+import { PagesModule } from './pages/pages.module';
 import { ProjectionsModule } from './projections/projections.module';
 import { ReadModelsModule } from './read-models/read-models.module';
 import { ToolsModule } from './tools/tools.module';
 
 /**
  * The HTTP service: the reads (each a query on the QueryBus, answered by its handler, over the read API
- * and as MCP tools at /mcp), the projection runner in the background (unless PROJECTOR=off), and the
- * import for seeding an empty store (at start, and when the store is found emptied with
- * RESEED_EMPTY_STORE=on).
+ * as MCP tools at /mcp and as pages for people), the projection runner in the background (unless
+ * PROJECTOR=off), and the import for seeding an empty store (at start, and when the store is found
+ * emptied with RESEED_EMPTY_STORE=on).
  */
 @Module({})
 export class AppModule {
@@ -52,6 +53,7 @@ export class AppModule {
         OperationsModule,
         ReadModelsModule,
         EventStoreModule,
+        PagesModule,
       ],
       // (The serving process only: it seeds an emptied store again when RESEED_EMPTY_STORE=on.)
       providers: [{ provide: APP_FILTER, useClass: ProblemFilter }, ReseedEmptyStore],

@@ -23,6 +23,7 @@ interface Change {
   version: number;
   occurredAt: string;
   changedFields: string[] | null;
+  changes: Array<{ field: string; before: unknown; after: unknown }> | null;
   reason: string | null;
   _links: { self: string; listing?: string };
 }

@@ -32,7 +32,7 @@ it('is valid against its own JSON Schema, with every listing, category and error
   const validate = ajv.compile(schema);
   const { status, body } = await get('/api/v1/export');
   expect(status).toBe(200);
-  if (!validate(body)) throw new Error(ajv.errorsText(validate.errors));
+  expect(validate(body) || ajv.errorsText(validate.errors)).toBe(true);
   expect(body).toMatchObject({ success: true, schemaVersion: 1, asOf: null, total: 127 });
   expect(body.tools).toHaveLength(127);
   expect(body.errors).toHaveLength(15);

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import fc from 'fast-check';
 import { connect } from 'node:net';
+import { PAGE_CSP } from '../src/pages/page-errors.filter';
 import { RunningService, startService } from './support/harness';
 import { parseResponses, RawResponse } from './support/raw-http';
 
@@ -9,8 +10,9 @@ import { parseResponses, RawResponse } from './support/raw-http';
  * with paths and queries of every kind (percent-encoding good and bad, raw bytes that are not UTF-8,
  * segments over the router's limit, dot segments), every method, preflights with and without their
  * headers, headers too large or malformed, bodies where none belongs, broken HTTP versions. Whatever
- * comes, the service answers: never a 5xx, every error a problem document, and every answer carries the
- * CORS and security headers.
+ * comes, the service answers: never a 5xx, every error a problem document (or, on the pages, a page in
+ * the site's style), and every answer carries the CORS and security headers: the JSON API's
+ * Content-Security-Policy, or the pages' own (src/pages/).
  */
 let service: RunningService;
 let port: number;
@@ -45,7 +47,7 @@ const segment = fc.oneof(
   { weight: 1, arbitrary: fc.integer({ min: 150, max: 600 }).map((n) => 'a'.repeat(n)) },
 );
 const querySegment = fc.oneof({ weight: 40, arbitrary: wellFormed }, { weight: 4, arbitrary: badlyEncoded }, { weight: 1, arbitrary: rawBytes });
-const prefix = fc.constantFrom('/', '/api/v1/tools/', '/api/v1/tools/search/', '/api/v1/', '/api/v1/errors/', '/healthz/', '/readyz/', '/metrics/', '/api/v1/openapi.json/', '//', '');
+const prefix = fc.constantFrom('/', '/zh/', '/apis/', '/categories/', '/api/v1/tools/', '/api/v1/tools/search/', '/api/v1/', '/api/v1/errors/', '/healthz/', '/readyz/', '/metrics/', '/api/v1/openapi.json/', '//', '');
 const path = fc.tuple(prefix, fc.array(segment, { maxLength: 4 })).map(([start, parts]) => start + parts.join('/'));
 const queryKey = fc.oneof(fc.constantFrom('q', 'limit', 'category', 'ids', 'provider', 'status', 'cursor', 'freeTier', 'openaiCompatible', 'minContext', 'sdk', 'auth'), querySegment);
 const queryValue = fc.oneof(querySegment, fc.integer({ min: -5, max: 1000 }).map(String), fc.constantFrom('openai,stripe', 'true', 'x'.repeat(250), '128k'));
@@ -115,7 +117,7 @@ function firstAnswer(bytes: Buffer, head: boolean): Promise<RawResponse | null> 
   });
 }
 
-it('answers 3,000 generated hostile requests without a 5xx, every error a problem document with CORS and security headers', async () => {
+it('answers 3,000 generated hostile requests without a 5xx, every error a problem document or a page, with CORS and security headers', async () => {
   const errors = jest.spyOn(Logger.prototype, 'error');
   const statuses = new Map<number, number>();
   try {
@@ -128,10 +130,15 @@ it('answers 3,000 generated hostile requests without a 5xx, every error a proble
         expect(status).toBeLessThan(500);
         expect(headers['access-control-allow-origin']).toBe('*');
         expect(headers['x-content-type-options']).toBe('nosniff');
-        expect(headers['content-security-policy']).toBe("default-src 'none';frame-ancestors 'none'");
+        // A page (HTML for people) carries the pages' policy; everything else the JSON API's.
+        const page = headers['content-security-policy'] === PAGE_CSP;
+        if (!page) expect(headers['content-security-policy']).toBe("default-src 'none';frame-ancestors 'none'");
         expect(headers['referrer-policy']).toBe('no-referrer');
         expect(headers['cross-origin-resource-policy']).toBe('cross-origin');
-        if (status >= 400) {
+        if (status >= 400 && page) {
+          expect(headers['content-type']).toBe('text/html; charset=utf-8');
+          if (!head) expect(answer!.body).toContain(`${status}`);
+        } else if (status >= 400) {
           expect(headers['content-type']).toBe('application/problem+json; charset=utf-8');
           if (!head) {
             const problem = JSON.parse(answer!.body);

@@ -1,4 +1,5 @@
 import { NO_FILTERS } from '../src/contract/listing-filters';
+import { PublishListingCommand } from '../src/listings/commands/publish-listing/publish-listing.command';
 import { WithdrawListingCommand } from '../src/listings/commands/withdraw-listing/withdraw-listing.command';
 import { getJson, RunningService, startService } from './support/harness';
 
@@ -210,7 +211,6 @@ describe('filters on the facts as data and the lifecycle', () => {
       return { ...own, status, lifecycle, similarApis: similarApis.map((s: { slug: string }) => s.slug), codeExamples: codeExamples.map(({ label, language, code }: any) => ({ label, language, code })), domains: [new URL(own.website).hostname.replace(/^www\./, '')], note: null, lastUpdated: inDays(0) } as any;
     };
     // Published through the command bus, as ingest would: one retired listing, one retiring in ten days.
-    const { PublishListingCommand } = await import('../src/listings/commands/publish-listing/publish-listing.command');
     await service.command(new PublishListingCommand(document('ideogram', { status: 'retired', since: null, retiresAt: inDays(-1), replacedBy: [], migrationUrl: null, reason: 'shut down', source: source(listing('ideogram')) }, 'deprecated'), { actor: 'test' }));
     await service.command(new PublishListingCommand(document('recraft', { status: 'deprecated', since: null, retiresAt: inDays(10), replacedBy: [], migrationUrl: null, reason: 'shutting down', source: source(listing('recraft')) }, 'deprecated'), { actor: 'test' }));
     expect(await listed('')).not.toContain('ideogram');

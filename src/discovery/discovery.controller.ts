@@ -12,18 +12,25 @@ import { ListCategoriesQuery } from '../tools/categories/list-categories.query';
 import type { CategoriesResponse } from '../contract/responses';
 import { CACHE_CONTROL } from '../http/send-json';
 import { structuredData } from './structured-data';
-import { ENTRY_POINTS, SERVICE_INDEX, SERVICE_LINKS } from './service-index';
+import { ENTRY_POINTS } from './service-index';
 
 const MARKDOWN = 'text/markdown; charset=utf-8';
 
-/** robots.txt: everything may be read; where agents should start. */
-const ROBOTS = storedBody(
-  ['# API Directory: agents and crawlers are welcome.', `# Start at ${ENTRY_POINTS.llmsTxt}, ${ENTRY_POINTS.openapi} or the MCP server at ${ENTRY_POINTS.mcp}.`, 'User-agent: *', 'Allow: /', ''].join('\n'),
-);
+/** robots.txt: everything may be read; where agents should start; where the sitemap of the pages is (an absolute URL, as the Sitemap line requires). */
+const robots = (baseUrl: string) =>
+  [
+    '# API Directory: agents and crawlers are welcome.',
+    `# Start at ${ENTRY_POINTS.llmsTxt}, ${ENTRY_POINTS.openapi} or the MCP server at ${ENTRY_POINTS.mcp}.`,
+    'User-agent: *',
+    'Allow: /',
+    `Sitemap: ${baseUrl}/sitemap.xml`,
+    '',
+  ].join('\n');
 
 /**
- * What an agent that knows only the base URL reads first: GET /, llms.txt, the API catalog, robots.txt, and
- * the public directory's agents.txt and ai-plugin.json.
+ * What an agent that knows only the base URL reads first: llms.txt, the API catalog, robots.txt, and the
+ * public directory's agents.txt and ai-plugin.json. GET / (the JSON index of SERVICE_INDEX for agents, the
+ * home page for browsers) is answered by the pages (src/pages/pages.controller.ts).
  */
 @Controller()
 export class DiscoveryController {
@@ -31,11 +38,6 @@ export class DiscoveryController {
     private readonly queries: QueryBus,
     private readonly config: AppConfig,
   ) {}
-
-  @Get()
-  index(@Req() request: FastifyRequest, @Res() reply: FastifyReply): FastifyReply {
-    return sendJson(request, reply.header('link', SERVICE_LINKS), SERVICE_INDEX);
-  }
 
   @Get('llms.txt')
   async llms(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
@@ -78,6 +80,6 @@ export class DiscoveryController {
 
   @Get('robots.txt')
   robots(@Req() request: FastifyRequest, @Res() reply: FastifyReply): FastifyReply {
-    return sendBody(request, reply, ROBOTS, 'text/plain; charset=utf-8');
+    return sendBody(request, reply, robots(baseUrlOf(request, this.config)), 'text/plain; charset=utf-8');
   }
 }

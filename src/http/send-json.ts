@@ -15,13 +15,16 @@ export function sendJson(request: FastifyRequest, reply: FastifyReply, content: 
   return sendBody(request, reply, content, 'application/json; charset=utf-8');
 }
 
-/** The same for a body of another media type (Atom, llms.txt, a linkset): ETag, 304, compression and cache headers alike. */
-export function sendBody(request: FastifyRequest, reply: FastifyReply, content: StoredBody | string, contentType: string): FastifyReply {
+/**
+ * The same for a body of another media type (Atom, llms.txt, a linkset, a page): ETag, 304, compression and
+ * cache headers alike. `vary` names what else the form depends on (`/` answers HTML or JSON by `Accept`).
+ */
+export function sendBody(request: FastifyRequest, reply: FastifyReply, content: StoredBody | string, contentType: string, vary: string[] = []): FastifyReply {
   const stored = typeof content === 'string' ? storedBody(content) : content;
   const encoding = chooseEncoding(request.headers['accept-encoding']);
   const encoded = encoding === null ? null : encodedBody(stored, encoding);
   const etag = encoded ? encoded.etag : stored.etag;
-  reply.header('etag', etag).header('cache-control', CACHE_CONTROL).header('vary', 'Accept-Encoding');
+  reply.header('etag', etag).header('cache-control', CACHE_CONTROL).header('vary', vary.length === 0 ? 'Accept-Encoding' : ['Accept-Encoding', ...vary].join(', '));
   if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send();
   reply.header('content-type', contentType);
   if (encoded) return reply.header('content-encoding', encoding!).send(encoded.bytes);

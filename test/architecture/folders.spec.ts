@@ -12,7 +12,7 @@ const src = join(root, 'src');
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    return statSync(path).isDirectory() ? filesUnder(path) : path.endsWith('.ts') ? [path] : [];
+    return statSync(path).isDirectory() ? filesUnder(path) : /\.tsx?$/.test(path) ? [path] : [];
   });
 }
 
@@ -72,6 +72,14 @@ it('enters the MCP server (src/mcp/) from the composition of the app only: it ad
   const users = filesUnder(src)
     .filter((file) => folderOf(file) !== 'mcp' && !file.endsWith('.spec.ts'))
     .filter((file) => importsOf(file).some((target) => folderOf(target) === 'mcp' && target.startsWith(src)))
+    .map((file) => relative(src, file));
+  expect(users).toEqual(['app.module.ts']);
+});
+
+it('enters the pages (src/pages/) from the composition of the app only: they adapt the reads, nothing depends on them', () => {
+  const users = filesUnder(src)
+    .filter((file) => folderOf(file) !== 'pages' && !file.endsWith('.spec.ts'))
+    .filter((file) => importsOf(file).some((target) => folderOf(target) === 'pages' && target.startsWith(src)))
     .map((file) => relative(src, file));
   expect(users).toEqual(['app.module.ts']);
 });

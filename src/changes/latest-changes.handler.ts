@@ -1,0 +1,29 @@
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import type { Change } from '../contract/responses';
+import { ReadModels } from '../read-models/read-models.service';
+import { storedBody, StoredBody } from '../rendering/stored-body';
+import { ChangeLog } from './change-log';
+import { LatestChangesQuery } from './latest-changes.query';
+
+/** The body of a LatestChangesQuery: the changes as the feed serves them, newest first, with names. */
+export interface LatestChanges {
+  changes: Array<{ change: Change; name: string | null }>;
+}
+
+/** The newest changes up to what the read models show, kept in the read cache until they change. */
+@QueryHandler(LatestChangesQuery)
+export class LatestChangesHandler implements IQueryHandler<LatestChangesQuery, StoredBody> {
+  constructor(
+    private readonly readModels: ReadModels,
+    private readonly log: ChangeLog,
+  ) {}
+
+  execute(query: LatestChangesQuery): Promise<StoredBody> {
+    return this.readModels.response(query.key, async () => {
+      const upTo = this.readModels.checkpointNow(); // first, before anything awaits: see checkpointNow
+      const newest = await this.log.latest(query.limit, upTo);
+      const body: LatestChanges = { changes: newest.map(({ change, name }) => ({ change, name })) };
+      return storedBody(JSON.stringify(body));
+    });
+  }
+}

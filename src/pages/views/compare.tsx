@@ -1,0 +1,178 @@
+import type { ComponentChildren } from 'preact';
+import type { ComparisonRow, ToolSummary } from '../../contract/listing-views';
+import type { CategoriesResponse, CompareResponse } from '../../contract/responses';
+import { comparePath, PAGE_PATHS } from '../page-paths';
+import { itemList } from './json-ld';
+import { absolute, href, Layout, PageContext } from './layout';
+import { english, localCategory, localDescription, localName, Wide } from './parts';
+
+type Gone = CompareResponse['gone'][number];
+
+export interface ComparePageProps {
+  ctx: PageContext;
+  /** The slugs asked for, in order. */
+  ids: string[];
+  /** The comparison; null when nothing could be compared (`error` says why). */
+  result: CompareResponse | null;
+  /** Unknown and gone slugs when none could be compared. */
+  notFound: string[];
+  gone: Gone[];
+  error: string | null;
+  /** Listings offered to pick from. */
+  popular: ToolSummary[];
+  categories: CategoriesResponse;
+}
+
+/** One row of the table: a field, and its value for each listing. */
+function Row({ label, rows, cell }: { label: string; rows: ComparisonRow[]; cell: (row: ComparisonRow) => ComponentChildren }) {
+  return (
+    <tr>
+      <th scope="row">{label}</th>
+      {rows.map((row) => (
+        <td>{cell(row)}</td>
+      ))}
+    </tr>
+  );
+}
+
+function Checkbox({ slug, label, checked }: { slug: string; label: string; checked: boolean }) {
+  return (
+    <li>
+      <input type="checkbox" id={`c-${slug}`} name="ids" value={slug} checked={checked} />
+      <label for={`c-${slug}`}>{label}</label>
+    </li>
+  );
+}
+
+export function ComparePage({ ctx, ids, result, notFound, gone, error, popular, categories }: ComparePageProps) {
+  const { t } = ctx;
+  const rows = result?.compared ?? [];
+  const unknown = result?.notFound ?? notFound;
+  const goneOnes = result?.gone ?? gone;
+  const names = new Map(rows.map((row) => [row.slug, localName(ctx, row)]));
+  const categoryNames = new Map(categories.categories.map((c) => [c.slug, c]));
+  const en = english(ctx);
+  const title = rows.length > 0 ? `${rows.map((row) => localName(ctx, row)).join(' · ')} · ${t.compareTitle}` : `${t.compareTitle} · ${t.siteName}`;
+  return (
+    <Layout
+      ctx={ctx}
+      title={title}
+      description={t.compareDescription}
+      crumbs={[{ name: t.compareTitle }]}
+      jsonLd={rows.length > 0 ? [itemList(t.compareTitle, rows.map((row) => ({ name: localName(ctx, row), url: absolute(ctx, PAGE_PATHS.listing(row.slug)) })))] : []}
+    >
+      <h1>{t.compareTitle}</h1>
+      <p class="lead">{t.compareDescription}</p>
+      {error && (
+        <p class="alert" role="alert">
+          {error}
+        </p>
+      )}
+      {unknown.length > 0 && (
+        <p class="alert">
+          {t.notFoundIds}: {unknown.map((slug, i) => (
+            <>
+              {i > 0 && ', '}
+              <code>{slug}</code>
+            </>
+          ))}
+        </p>
+      )}
+      {goneOnes.length > 0 && (
+        <div class="alert">
+          <p>{t.goneIds}:</p>
+          <ul>
+            {goneOnes.map((listing) => (
+              <li>
+                <code>{listing.slug}</code> ({t.goneStatuses[listing.status]}
+                {listing.since && `, ${listing.since.slice(0, 10)}`})
+                {listing.replacedBy.length > 0 && (
+                  <>
+                    {' '}
+                    {t.useInstead}:{' '}
+                    {listing.replacedBy.map((slug, i) => (
+                      <>
+                        {i > 0 && ', '}
+                        <a href={href(ctx, PAGE_PATHS.listing(slug))}>{slug}</a>
+                      </>
+                    ))}
+                  </>
+                )}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {rows.length > 0 && (
+        <section aria-labelledby="table">
+          <h2 id="table">{t.compareTable}</h2>
+          <Wide ctx={ctx} label={t.compareTable}>
+            <table class="compare">
+              <thead>
+                <tr>
+                  <th scope="col">{t.field}</th>
+                  {rows.map((row) => (
+                    <th scope="col">
+                      <a href={href(ctx, PAGE_PATHS.listing(row.slug))}>{names.get(row.slug)}</a>
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                <Row label={t.filterLabels.category} rows={rows} cell={(row) => <a href={href(ctx, PAGE_PATHS.category(row.category))}>{localCategory(ctx, row, categoryNames)}</a>} />
+                <Row label={t.popularity} rows={rows} cell={(row) => t.popularityValue(row.popularity)} />
+                <Row label={t.status} rows={rows} cell={(row) => t.listingStatuses[row.status]} />
+                <Row label={t.description} rows={rows} cell={(row) => localDescription(ctx, row)} />
+                <Row label={t.pricing} rows={rows} cell={(row) => <span {...en}>{row.pricing}</span>} />
+                <Row label={t.freeTierBadge} rows={rows} cell={(row) => t.yesNo(row.freeTier)} />
+                <Row label={t.authentication} rows={rows} cell={(row) => <span {...en}>{row.auth.join('; ')}</span>} />
+                <Row label={t.authType} rows={rows} cell={(row) => t.authTypes[row.authType]} />
+                <Row label={t.openaiCompatible} rows={rows} cell={(row) => t.yesNo(row.openaiCompatible)} />
+                <Row label={t.rateLimit} rows={rows} cell={(row) => <span {...en}>{row.rateLimit}</span>} />
+                <Row label={t.latency} rows={rows} cell={(row) => <span {...en}>{row.latency}</span>} />
+                <Row label={t.maxContext} rows={rows} cell={(row) => <span {...en}>{row.maxTokens ?? '–'}</span>} />
+                <Row label={t.contextTokens} rows={rows} cell={(row) => (row.contextTokens === null ? '–' : t.tokens(row.contextTokens))} />
+                <Row label={t.sdkLanguages} rows={rows} cell={(row) => row.sdkLanguages.join(', ')} />
+                <Row label={t.endpoints} rows={rows} cell={(row) => String(row.endpoints.length)} />
+                <Row label={t.features} rows={rows} cell={(row) => <span {...en}>{row.features.join('; ') || '–'}</span>} />
+                <Row label={t.lifecycle} rows={rows} cell={(row) => (row.lifecycle ? t.lifecycleStatuses[row.lifecycle.status] : '–')} />
+                <Row label={t.lastUpdated} rows={rows} cell={(row) => row.lastUpdated} />
+                <Row label={t.tags} rows={rows} cell={(row) => row.tags.join(', ')} />
+              </tbody>
+            </table>
+          </Wide>
+        </section>
+      )}
+      <section aria-labelledby="pick">
+        <h2 id="pick">{t.comparePick}</h2>
+        <form class="pick" action={href(ctx, comparePath([]))} method="get">
+          {ids.length > 0 && (
+            <fieldset>
+              <legend>{t.compareCurrent}</legend>
+              <ul class="checks">
+                {ids.map((slug) => (
+                  <Checkbox slug={slug} label={names.get(slug) ?? slug} checked />
+                ))}
+              </ul>
+            </fieldset>
+          )}
+          <fieldset>
+            <legend>{t.comparePopular}</legend>
+            <ul class="checks">
+              {popular
+                .filter((item) => !ids.includes(item.slug))
+                .map((item) => (
+                  <Checkbox slug={item.slug} label={localName(ctx, item)} checked={false} />
+                ))}
+            </ul>
+          </fieldset>
+          <p class="field">
+            <label for="more">{t.compareMore}</label>
+            <input type="text" id="more" name="more" placeholder={t.compareMoreHint} autocomplete="off" />
+          </p>
+          <button type="submit">{t.compareButton}</button>
+        </form>
+      </section>
+    </Layout>
+  );
+}

@@ -1,0 +1,173 @@
+import { FILTER_NAMES, FilterName, LISTING_FILTERS } from '../../contract/listing-filters';
+import type { CategoriesResponse, SearchResponse } from '../../contract/responses';
+import { LIFECYCLE_STATUSES, RATE_UNITS } from '../../listings/listing-facts';
+import { AUTH_TYPES, SDK_LANGUAGES } from '../../listings/listing.document';
+import { PAGE_PATHS } from '../page-paths';
+import { SearchBox } from './home';
+import { itemList } from './json-ld';
+import { absolute, href, Layout, PageContext } from './layout';
+import { ListingCard, localName, Pager, PickForm } from './parts';
+
+/** The filter values as the form shows them (what the request gave, or nothing). */
+export type FilterValues = Record<FilterName, string>;
+
+export interface SearchPageProps {
+  ctx: PageContext;
+  q: string | null;
+  values: FilterValues;
+  categories: CategoriesResponse;
+  /** The answer; null when the request was refused (`error` says why). */
+  result: SearchResponse | null;
+  error: string | null;
+  /** Paths (without language) of the first page, when this is a later one, and of the next. */
+  firstPage: string | null;
+  nextPage: string | null;
+}
+
+/** The filters of the facts as data and of lifecycle: folded away until one is set, so a phone shows the common ones first. */
+const MORE_FILTERS = new Set<FilterName>(['model', 'maxPrice', 'priceUnit', 'freeQuota', 'lifecycle', 'retiringWithin', 'includeRetired']);
+
+/** One control per filter of LISTING_FILTERS, by its kind. */
+function FilterControl({ ctx, name, value, categories }: { ctx: PageContext; name: FilterName; value: string; categories: CategoriesResponse }) {
+  const { t } = ctx;
+  const id = `f-${name}`;
+  const kind = LISTING_FILTERS[name].kind;
+  const select = (options: Array<[string, string]>) => (
+    <select id={id} name={name}>
+      <option value="">{t.any}</option>
+      {options.map(([option, label]) => (
+        <option value={option} selected={option === value}>
+          {label}
+        </option>
+      ))}
+    </select>
+  );
+  let control;
+  switch (kind) {
+    case 'category':
+      control = select(categories.categories.map((c) => [c.slug, localName(ctx, c)]));
+      break;
+    case 'boolean':
+      control = select([
+        ['true', t.yes],
+        ['false', t.no],
+      ]);
+      break;
+    case 'auth':
+      control = select(AUTH_TYPES.map((a) => [a, t.authTypes[a]]));
+      break;
+    case 'sdk':
+      control = select(SDK_LANGUAGES.map((s) => [s, s]));
+      break;
+    case 'tokens':
+      control = <input type="text" id={id} name={name} value={value} inputmode="numeric" placeholder={t.minContextHint} size={8} />;
+      break;
+    case 'lifecycle':
+      control = select(LIFECYCLE_STATUSES.map((status) => [status, t.lifecycleStatuses[status]]));
+      break;
+    case 'days':
+      control = <input type="text" id={id} name={name} value={value} placeholder={t.daysHint} size={8} />;
+      break;
+    case 'model':
+      control = <input type="text" id={id} name={name} value={value} placeholder={t.modelHint} size={16} spellcheck={false} autocapitalize="off" />;
+      break;
+    case 'amount':
+      control = <input type="text" id={id} name={name} value={value} inputmode="decimal" size={8} />;
+      break;
+    case 'unit':
+      control = select(RATE_UNITS.map((unit) => [unit, unit]));
+      break;
+  }
+  return (
+    <p class="field">
+      <label for={id}>{t.filterLabels[name]}</label>
+      {control}
+    </p>
+  );
+}
+
+export function SearchResults({ ctx, result, firstPage, nextPage, categories }: { ctx: PageContext; result: SearchResponse; firstPage: string | null; nextPage: string | null; categories: CategoriesResponse }) {
+  const { t } = ctx;
+  const names = new Map(categories.categories.map((c) => [c.slug, c]));
+  return (
+    <>
+      <h2 class="count">{t.resultsCount(result.total, result.returned)}</h2>
+      {result.interpretation.length > 0 && (
+        <div class="readas">
+          <h2 class="small">{t.readAs}</h2>
+          <ul>
+            {result.interpretation.map((item) => (
+              <li>
+                <q>{item.input}</q> → {item.matchedAs.join(', ')} <span class="muted">({item.via.map((via) => t.viaNames[via] ?? via).join(', ')})</span>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {result.total === 0 ? (
+        <div class="empty">
+          <h2>{t.emptyTitle}</h2>
+          <ul>
+            {t.emptyTips.map((tip) => (
+              <li>{tip}</li>
+            ))}
+          </ul>
+          <ul class="cats">
+            {categories.categories.map((category) => (
+              <li>
+                <a href={href(ctx, PAGE_PATHS.category(category.slug))}>{localName(ctx, category)}</a>
+              </li>
+            ))}
+          </ul>
+        </div>
+      ) : (
+        <>
+          <ul class="cards">
+            {result.results.map((item) => (
+              <ListingCard ctx={ctx} item={item} pickForm="pick" categories={names} />
+            ))}
+          </ul>
+          <PickForm ctx={ctx} id="pick" />
+          <Pager ctx={ctx} first={firstPage} next={nextPage} />
+        </>
+      )}
+    </>
+  );
+}
+
+export function SearchPage({ ctx, q, values, categories, result, error, firstPage, nextPage }: SearchPageProps) {
+  const { t } = ctx;
+  const title = `${t.searchTitle(q)} · ${t.siteName}`;
+  const jsonLd = result
+    ? [itemList(t.searchTitle(q), result.results.map((item) => ({ name: localName(ctx, item), url: absolute(ctx, PAGE_PATHS.listing(item.slug)) })))]
+    : [];
+  return (
+    <Layout ctx={ctx} title={title} description={t.searchDescription} crumbs={[{ name: t.navSearch }]} jsonLd={jsonLd}>
+      <h1>{t.searchTitle(q)}</h1>
+      <SearchBox ctx={ctx} q={q}>
+        <fieldset class="filters">
+          <legend>{t.filtersLegend}</legend>
+          {FILTER_NAMES.filter((name) => !MORE_FILTERS.has(name)).map((name) => (
+            <FilterControl ctx={ctx} name={name} value={values[name]} categories={categories} />
+          ))}
+          <details class="more" open={[...MORE_FILTERS].some((name) => values[name] !== '')}>
+            <summary>{t.moreFilters}</summary>
+            <div class="fields">
+              {[...MORE_FILTERS].map((name) => (
+                <FilterControl ctx={ctx} name={name} value={values[name]} categories={categories} />
+              ))}
+            </div>
+          </details>
+        </fieldset>
+      </SearchBox>
+      {error && (
+        <p class="alert" role="alert">
+          {error}
+        </p>
+      )}
+      <div id="results" class="live">
+        {result && <SearchResults ctx={ctx} result={result} firstPage={firstPage} nextPage={nextPage} categories={categories} />}
+      </div>
+    </Layout>
+  );
+}

@@ -1,0 +1,214 @@
+import AxeBuilder from '@axe-core/playwright';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { BrowserContext, chromium, Page } from 'playwright-core';
+import { WithdrawListingCommand } from '../../src/listings/commands/withdraw-listing/withdraw-listing.command';
+import { RunningService, startService } from '../support/harness';
+
+/**
+ * The pages in a real browser: Debian's chromium, driven by playwright-core, talking to this test's own
+ * service on 127.0.0.1 and to nothing else (every other request is blocked, and the test fails if one
+ * was made). A person's path (home → search → listing → compare → category) in both languages with
+ * JavaScript on and off; the copy button; search as you type; axe-core on every page type in both
+ * languages; no horizontal scroll at 375 px; no console error (a CSP refusal would be one). Screenshots of
+ * every page type at 375 and 1280 px are written to test/output/pages/ (and the first screen of the English
+ * listing and the Chinese home page, which docs/api.md shows).
+ */
+const CHROMIUM = '/usr/bin/chromium';
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const OUTPUT = join(__dirname, '..', 'output', 'pages');
+
+let service: RunningService;
+let origin: string;
+const profiles: string[] = [];
+const contexts: BrowserContext[] = [];
+/** Requests the browser tried to make to anywhere but the service (blocked). */
+const elsewhere: string[] = [];
+/** Console errors and uncaught exceptions of every page. */
+const problems: string[] = [];
+
+/** A browser of its own (a fresh profile), JavaScript on or off, that may reach the service only. */
+async function browser(javaScript: boolean): Promise<BrowserContext> {
+  const profile = mkdtempSync(join(tmpdir(), 'pages-chromium-'));
+  profiles.push(profile);
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    args: ARGS,
+    headless: true,
+    javaScriptEnabled: javaScript,
+    viewport: { width: 1280, height: 900 },
+    locale: 'en-US',
+  });
+  contexts.push(context);
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith(`${origin}/`)) return route.continue();
+    elsewhere.push(url);
+    return route.abort();
+  });
+  context.on('page', watch);
+  for (const page of context.pages()) watch(page);
+  return context;
+}
+
+function watch(page: Page): void {
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`${page.url()}: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => problems.push(`${page.url()}: ${error.message}`));
+}
+
+let withJs: BrowserContext;
+let withoutJs: BrowserContext;
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install chromium fonts-noto-cjk (.ci/run installs them)`);
+  service = await startService('browser');
+  origin = service.baseUrl;
+  expect((await service.ingest(['fixtures'])).problems).toEqual([]);
+  await service.command(new WithdrawListingCommand('cartesia', 'editor', 'folded into ElevenLabs', ['elevenlabs']));
+  mkdirSync(OUTPUT, { recursive: true });
+  withJs = await browser(true);
+  withoutJs = await browser(false);
+  await withJs.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+}, 120_000);
+
+afterAll(async () => {
+  for (const context of contexts) await context.close();
+  for (const profile of profiles) rmSync(profile, { recursive: true, force: true });
+  await service?.close();
+});
+
+const LANGS = [
+  { lang: 'en', prefix: '', htmlLang: 'en', query: 'text to speech' },
+  { lang: 'zh', prefix: '/zh', htmlLang: 'zh-Hans', query: '语音合成' },
+];
+
+describe.each(LANGS)('a developer’s path in $lang', ({ prefix, htmlLang, query }) => {
+  it.each([
+    ['with JavaScript', true],
+    ['without JavaScript', false],
+  ])('home → search → listing → compare → category, %s', async (_how, javaScript) => {
+    const page = await (javaScript ? withJs : withoutJs).newPage();
+    try {
+      await page.goto(`${origin}${prefix || '/'}${prefix ? '/' : ''}`);
+      expect(await page.getAttribute('html', 'lang')).toBe(htmlLang);
+      // Home: search.
+      await page.locator('#q').fill(query);
+      await Promise.all([page.waitForURL(/\/search\?q=/), page.locator('form.search button[type="submit"]').click()]);
+      expect(new URL(page.url()).pathname).toBe(`${prefix}/search`);
+      const first = page.locator('#results .card h3 a').first();
+      const name = (await first.textContent())!;
+      expect(name.length).toBeGreaterThan(0);
+      // Search → listing.
+      await Promise.all([page.waitForURL(/\/apis\//), first.click()]);
+      expect(await page.locator('h1').textContent()).toBe(name);
+      expect(await page.locator('nav.crumbs li').count()).toBe(3);
+      // Listing → compare (the listing and its similar APIs).
+      await Promise.all([page.waitForURL(/\/compare\?ids=/), page.locator('section[aria-labelledby="similar"] p a').click()]);
+      const columns = await page.locator('table.compare thead th').count();
+      expect(columns).toBeGreaterThanOrEqual(3);
+      // Compare → a category.
+      const category = page.locator('table.compare tbody tr').first().locator('td a').first();
+      const categoryName = (await category.textContent())!;
+      await Promise.all([page.waitForURL(/\/categories\//), category.click()]);
+      expect(await page.locator('h1').textContent()).toBe(categoryName);
+      expect(await page.locator('.cards .card').count()).toBeGreaterThan(0);
+      expect(new URL(page.url()).pathname.startsWith(`${prefix}/categories/`)).toBe(true);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('searches as you type with JavaScript, over the JSON API, without leaving the page', async () => {
+    const page = await withJs.newPage();
+    try {
+      await page.goto(`${origin}${prefix}/search?q=${encodeURIComponent(query)}`);
+      await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
+      const answered = page.waitForResponse((response) => response.url().includes('/api/v1/tools/search?q=vector'));
+      await page.locator('#q').fill('vector');
+      await answered;
+      await page.waitForFunction(() => location.search.includes('q=vector'));
+      expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
+      const names = await page.locator('#results .card h3 a').allTextContents();
+      expect(names.length).toBeGreaterThan(0);
+      expect(await page.locator('#results .card h3 a').first().getAttribute('href')).toMatch(new RegExp(`^${prefix}/apis/`));
+      expect(await page.locator('#live-status').textContent()).toMatch(/\d/);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe('the copy button', () => {
+  it('copies a code example exactly, and says so', async () => {
+    const page = await withJs.newPage();
+    try {
+      await page.goto(`${origin}/apis/openai`);
+      const button = page.locator('button.copy').first();
+      await button.click();
+      const id = (await button.getAttribute('data-copy'))!;
+      const code = await page.locator(`#${id}`).textContent();
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(code);
+      expect(await button.textContent()).toBe('Copied');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('is not shown without JavaScript, where it could do nothing', async () => {
+    const page = await withoutJs.newPage();
+    try {
+      await page.goto(`${origin}/zh/apis/openai`);
+      expect(await page.locator('button.copy').count()).toBeGreaterThan(0);
+      expect(await page.locator('button.copy').first().isVisible()).toBe(false);
+      expect(await page.locator('pre code').first().isVisible()).toBe(true);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+/** One page of each type (the status it answers), in English; the Chinese ones are the same under /zh. */
+const PAGE_TYPES: Array<[string, string, number]> = [
+  ['home', '/', 200],
+  ['search', '/search?q=vector%20database', 200],
+  ['search-empty', '/search?q=zzzzqqqq', 200],
+  ['category', '/categories/audio', 200],
+  ['listing', '/apis/openai', 200],
+  ['compare', '/compare?ids=openai,anthropic,google-gemini,no-such-api,cartesia', 200],
+  ['errors', '/errors', 200],
+  ['changes', '/changes', 200],
+  ['not-found', '/apis/no-such-api', 404],
+  ['gone', '/apis/cartesia', 410],
+];
+
+describe.each(LANGS)('every page type in $lang', ({ lang, prefix }) => {
+  it.each(PAGE_TYPES)('%s: no accessibility violation, no horizontal scroll at 375 px, screenshots at 375 and 1280 px', async (name, path, status) => {
+    const page = await withJs.newPage();
+    try {
+      const url = `${origin}${prefix ? (path === '/' ? '/zh/' : `/zh${path}`) : path}`;
+      await page.setViewportSize({ width: 375, height: 800 });
+      const answer = await page.goto(url);
+      expect(answer!.status()).toBe(status);
+      const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, body: document.body.scrollWidth, view: window.innerWidth }));
+      expect(widths.page).toBeLessThanOrEqual(widths.view);
+      expect(widths.body).toBeLessThanOrEqual(widths.view);
+      await page.screenshot({ path: join(OUTPUT, `${name}-${lang}-375.png`), fullPage: true });
+      await page.setViewportSize({ width: 1280, height: 900 });
+      const { violations } = await new AxeBuilder({ page }).analyze();
+      expect(violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join('; ')})`)).toEqual([]);
+      await page.screenshot({ path: join(OUTPUT, `${name}-${lang}-1280.png`), fullPage: true });
+      // What docs/api.md shows (docs/pages-listing.png, docs/pages-home-zh.png): the first screen of each.
+      if (`${name}-${lang}` === 'listing-en' || `${name}-${lang}` === 'home-zh') await page.screenshot({ path: join(OUTPUT, `docs-${name}-${lang}.png`) });
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+it('made no request to any other host, and no page logged an error', () => {
+  expect(elsewhere).toEqual([]);
+  expect(problems.filter((problem) => !/status of (404|410|400)/.test(problem))).toEqual([]);
+});

@@ -1,0 +1,278 @@
+import { HtmlValidate } from 'html-validate';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { brotliDecompressSync } from 'node:zlib';
+import { WithdrawListingCommand } from '../../src/listings/commands/withdraw-listing/withdraw-listing.command';
+import { PAGE_CSP } from '../../src/pages/page-errors.filter';
+import { RunningService, startService } from '../support/harness';
+import { HTML_RULES } from './html-rules';
+
+/**
+ * The pages over HTTP, as a browser and a search engine fetch them: what GET / answers whom, every page
+ * type in both languages valid and within its size, caching and compression like the JSON bodies, the
+ * pages' own Content-Security-Policy, errors as pages with their status, the public directory's paths
+ * redirected, sitemap.xml, opensearch.xml and robots.txt. (The same pages in a real browser:
+ * browser.e2e-spec.ts.)
+ */
+let service: RunningService;
+const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+const MAX_PAGE_BYTES = 60 * 1024;
+
+beforeAll(async () => {
+  service = await startService('pages');
+  expect((await service.ingest(['fixtures'])).problems).toEqual([]);
+  await service.command(new WithdrawListingCommand('cartesia', 'editor', 'folded into ElevenLabs', ['elevenlabs']));
+});
+afterAll(() => service?.close());
+
+const get = (path: string, headers: Record<string, string> = {}) => fetch(`${service.baseUrl}${path}`, { headers: { accept: BROWSER, ...headers }, redirect: 'manual' });
+
+/** One page of each type, in English (the Chinese ones are the same under /zh). */
+const PAGE_TYPES: Array<[string, string]> = [
+  ['home', '/'],
+  ['search', '/search?q=text%20to%20speech&freeTier=true'],
+  ['search, nothing found', '/search?q=zzzzqqqq'],
+  ['search by price and lifecycle', '/search?q=chat&maxPrice=5&priceUnit=1m-input-tokens&lifecycle=active'],
+  ['category', '/categories/llm'],
+  ['listing', '/apis/openai'],
+  ['compare', '/compare?ids=openai,anthropic,no-such-api,cartesia'],
+  ['compare, nothing chosen', '/compare'],
+  ['error reference', '/errors?provider=openai'],
+  ['recent changes', '/changes'],
+];
+const inZh = (path: string) => (path === '/' ? '/zh/' : `/zh${path}`);
+const EVERY_PAGE = PAGE_TYPES.flatMap(([name, path]) => [[`${name} (en)`, path] as const, [`${name} (zh)`, inZh(path)] as const]);
+
+describe('GET /', () => {
+  it('answers a browser with the home page and an agent with the JSON index, both saying they vary by Accept', async () => {
+    const page = await get('/');
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(page.headers.get('vary')).toBe('Accept-Encoding, Accept');
+    expect(await page.text()).toContain('<html lang="en">');
+    for (const accept of ['*/*', 'application/json', 'application/json, text/html;q=0.5']) {
+      const index = await get('/', { accept });
+      expect(index.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(index.headers.get('vary')).toBe('Accept-Encoding, Accept');
+      expect(index.headers.get('link')).toContain('rel="service-desc"');
+      expect((await index.json()).success).toBe(true);
+    }
+    const bare = await fetch(`${service.baseUrl}/`);
+    expect(((await bare.json()) as { _links: Record<string, string> })._links.openapi).toBe('/api/v1/openapi.json');
+  });
+
+  it('leaves every JSON route as it was: a browser asking the API gets JSON', async () => {
+    for (const path of ['/api/v1/tools/openai', '/api/v1/tools/search?q=tts', '/api/v1/tools/categories', '/api/v1/errors', '/llms.txt']) {
+      const answer = await get(path);
+      expect(answer.status).toBe(200);
+      expect(answer.headers.get('content-type')).not.toContain('text/html');
+      expect(answer.headers.get('content-security-policy')).toBe("default-src 'none';frame-ancestors 'none'");
+    }
+  });
+});
+
+describe.each(EVERY_PAGE)('the %s page', (_name, path) => {
+  let html: string;
+  let answer: Response;
+  beforeAll(async () => {
+    answer = await get(path);
+    html = await answer.text();
+  });
+
+  it('is HTML in its language, within 60 KB, with its policy and cache headers', () => {
+    expect(answer.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(answer.headers.get('content-security-policy')).toBe(PAGE_CSP);
+    expect(answer.headers.get('cache-control')).toBe('public, max-age=60, stale-while-revalidate=60');
+    expect(answer.headers.get('etag')).toMatch(/^(W\/)?"[\w-]{22}(-br|-gzip)?"$/);
+    expect(Buffer.byteLength(html)).toBeLessThanOrEqual(MAX_PAGE_BYTES);
+    expect(html.startsWith('<!DOCTYPE html>')).toBe(true);
+    expect(html).toContain(path.startsWith('/zh') ? '<html lang="zh-Hans">' : '<html lang="en">');
+  });
+
+  it('is valid HTML', async () => {
+    const report = await new HtmlValidate(HTML_RULES).validateString(html);
+    expect(report.results.flatMap((r) => r.messages.map((m) => `${m.ruleId}: ${m.message} (${m.selector})`))).toEqual([]);
+  });
+
+  it('names its canonical URL, its other-language version, Open Graph data and its JSON-LD', () => {
+    const canonical = /<link rel="canonical" href="([^"]+)"/.exec(html)?.[1];
+    expect(canonical).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
+    expect(html).toMatch(/<link rel="alternate" hreflang="en" href="[^"]+"/);
+    expect(html).toMatch(/<link rel="alternate" hreflang="zh-Hans" href="[^"]+\/zh\//);
+    expect(html).toMatch(/<meta property="og:title" content="[^"]+"/);
+    expect(html).toMatch(/<meta property="og:description" content="[^"]+"/);
+    const blocks = [...html.matchAll(/<script type="application\/ld\+json">(.*?)<\/script>/gs)].map((m) => JSON.parse(m[1]) as { '@type': string });
+    expect(blocks.length).toBeGreaterThan(0);
+    for (const block of blocks) expect(['WebSite', 'WebAPI', 'BreadcrumbList', 'ItemList']).toContain(block['@type']);
+  });
+
+  it('links to nothing on another host but the listings’ own sites, and loads nothing from one', () => {
+    const loaded = [...html.matchAll(/<(?:script|link|img)\b[^>]*\s(?:src|href)="([^"]+)"/g)].map((m) => m[1]).filter((url) => !/rel="(canonical|alternate)"/.test(url));
+    const offSite = [...html.matchAll(/<(script|img)\b[^>]*\ssrc="([^"]+)"/g), ...html.matchAll(/<link\b(?=[^>]*rel="(?:stylesheet|icon|search)")[^>]*href="([^"]+)"/g)]
+      .map((m) => m[m.length - 1])
+      .filter((url) => !url.startsWith('/'));
+    expect(loaded.length).toBeGreaterThan(0);
+    expect(offSite).toEqual([]);
+    expect(html).not.toMatch(/<script(?![^>]*(src="\/assets\/site\.js"|type="application\/ld\+json"))[^>]*>/);
+    expect(html).not.toMatch(/\sstyle="/);
+  });
+});
+
+describe('caching and compression', () => {
+  it('sends a page once per change of the read models: the same bytes and ETag, 304 on If-None-Match', async () => {
+    const first = await get('/apis/stripe');
+    const second = await get('/apis/stripe');
+    expect(await second.text()).toBe(await first.text());
+    const etag = first.headers.get('etag')!;
+    expect(second.headers.get('etag')).toBe(etag);
+    const again = await get('/apis/stripe', { 'if-none-match': etag });
+    expect(again.status).toBe(304);
+    expect(again.headers.get('content-security-policy')).toBe(PAGE_CSP);
+  });
+
+  it('compresses a page with brotli as asked, to the very bytes sent plain', async () => {
+    const plain = Buffer.from(await (await get('/zh/apis/openai', { 'accept-encoding': 'identity' })).arrayBuffer());
+    const response = await new Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
+      // (fetch decompresses by itself; node:http shows the bytes as sent.)
+      const url = new URL(`${service.baseUrl}/zh/apis/openai`);
+      require('node:http')
+        .get({ host: url.hostname, port: url.port, path: url.pathname, headers: { accept: BROWSER, 'accept-encoding': 'br' } }, (res: import('node:http').IncomingMessage) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+        })
+        .on('error', reject);
+    });
+    expect(response.headers['content-encoding']).toBe('br');
+    expect(response.headers.etag).toMatch(/^W\/".+-br"$/);
+    expect(brotliDecompressSync(response.body).equals(plain)).toBe(true);
+    expect(response.body.length).toBeLessThan(plain.length / 3);
+  });
+
+  it('shows a change at once: the page after a withdrawal is the withdrawal', async () => {
+    expect((await get('/apis/assemblyai')).status).toBe(200);
+    await service.command(new WithdrawListingCommand('assemblyai', 'editor', 'test', ['deepgram']));
+    const gone = await get('/apis/assemblyai');
+    expect(gone.status).toBe(410);
+    expect(await gone.text()).toContain('href="/apis/deepgram"');
+  });
+});
+
+describe('errors as pages', () => {
+  it('answers an unknown listing 404 with a search for it, in the language of the path', async () => {
+    const answer = await get('/zh/apis/no-such-api');
+    expect(answer.status).toBe(404);
+    expect(answer.headers.get('cache-control')).toBe('no-store');
+    const html = await answer.text();
+    expect(html).toContain('<html lang="zh-Hans">');
+    expect(html).toContain('href="/zh/search?q=no-such-api"');
+  });
+
+  it('answers a withdrawn listing 410, naming when, why and its successor', async () => {
+    const answer = await get('/apis/cartesia');
+    expect(answer.status).toBe(410);
+    const html = await answer.text();
+    expect(html).toContain('folded into ElevenLabs');
+    expect(html).toContain('href="/apis/elevenlabs"');
+  });
+
+  it('answers an unknown path 404: a page for a browser, the problem document for an agent', async () => {
+    const page = await get('/no/such/page');
+    expect(page.status).toBe(404);
+    expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const problem = await get('/no/such/page', { accept: '*/*' });
+    expect(problem.status).toBe(404);
+    expect(problem.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+    expect(await problem.json()).toMatchObject({ success: false, status: 404, detail: 'no route GET /no/such/page' });
+  });
+
+  it('answers a bad filter 400 with the form and what was wrong, and a comparison of one listing 400', async () => {
+    const search = await get('/search?q=llm&minContext=lots');
+    expect(search.status).toBe(400);
+    const html = await search.text();
+    expect(html).toContain('role="alert"');
+    expect(html).toContain('minContext');
+    expect(html).toContain('value="lots"');
+    expect((await get('/compare?ids=openai')).status).toBe(400);
+  });
+
+  it('narrows by the facts as data as the JSON API does, with the folded filters open and set', async () => {
+    const path = '/search?q=chat&maxPrice=1&priceUnit=1m-input-tokens&limit=50';
+    const json = (await (await fetch(`${service.baseUrl}/api/v1/tools/search?q=chat&maxPrice=1&priceUnit=1m-input-tokens&limit=50`)).json()) as { results: Array<{ slug: string }> };
+    expect(json.results.length).toBeGreaterThan(0);
+    const html = await (await get(path)).text();
+    const shown = [...html.matchAll(/<a href="\/apis\/([a-z0-9-]+)"/g)].map((m) => m[1]);
+    expect([...new Set(shown)]).toEqual(json.results.map((r) => r.slug));
+    expect(html).toMatch(/<details class="more" open(="")?>/);
+    expect(html).toMatch(/<option value="1m-input-tokens" selected/);
+    expect(html).toContain('id="f-maxPrice" name="maxPrice" value="1"');
+    const plain = await (await get('/search?q=chat')).text();
+    expect(plain).toContain('<details class="more">');
+    const bad = await get('/search?q=chat&maxPrice=1');
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain('priceUnit');
+  });
+
+  it('answers a comparison of nothing known 404, naming each', async () => {
+    const answer = await get('/compare?ids=nope-one,nope-two');
+    expect(answer.status).toBe(404);
+    const html = await answer.text();
+    expect(html).toContain('<code>nope-one</code>');
+    expect(html).toContain('<code>nope-two</code>');
+  });
+});
+
+describe('the public directory’s page paths', () => {
+  it.each([
+    ['/api/openai', '/apis/openai'],
+    ['/category/llm', '/categories/llm'],
+    ['/error-codes', '/errors'],
+    ['/free-tier', '/search?freeTier=true'],
+  ])('%s leads to %s (301)', async (from, to) => {
+    const answer = await get(from);
+    expect(answer.status).toBe(301);
+    expect(answer.headers.get('location')).toBe(to);
+    expect((await get(to)).status).toBe(200);
+  });
+
+  it('keeps /api/v1 and the JSON paths under /api what they were', async () => {
+    expect((await get('/api/v1', { accept: '*/*' })).status).toBe(404);
+    expect((await get('/api/ai.txt')).status).toBe(301);
+    expect((await get('/api/ai.txt')).headers.get('location')).toBe('/llms-full.txt');
+    expect((await get('/api/data', { accept: '*/*' })).headers.get('content-type')).toContain('application/json');
+  });
+});
+
+describe('for search engines and browsers', () => {
+  it('publishes sitemap.xml with every page in both languages, named by robots.txt', async () => {
+    const robots = await (await get('/robots.txt')).text();
+    expect(robots).toContain(`Sitemap: ${service.baseUrl}/sitemap.xml`);
+    const sitemap = await get('/sitemap.xml');
+    expect(sitemap.headers.get('content-type')).toBe('application/xml; charset=utf-8');
+    const xml = await sitemap.text();
+    const locs = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1].replace(service.baseUrl, ''));
+    const listings = (await (await fetch(`${service.baseUrl}/api/v1/tools?limit=100`)).json()) as { total: number };
+    const categories = (await (await fetch(`${service.baseUrl}/api/v1/tools/categories`)).json()) as { total: number };
+    expect(locs).toHaveLength(2 * (5 + categories.total + listings.total));
+    for (const path of ['/', '/zh/', '/apis/openai', '/zh/apis/openai', '/categories/llm', '/zh/categories/llm', '/errors', '/zh/changes']) expect(locs).toContain(path);
+    expect(locs).not.toContain('/apis/cartesia');
+    expect(xml).toContain(`<xhtml:link rel="alternate" hreflang="zh-Hans" href="${service.baseUrl}/zh/apis/openai"/>`);
+  });
+
+  it('publishes opensearch.xml for each language, linked from every page', async () => {
+    const xml = await (await get('/zh/opensearch.xml')).text();
+    expect(xml).toContain(`template="${service.baseUrl}/zh/search?q={searchTerms}"`);
+    expect(await (await get('/')).text()).toContain('<link rel="search" type="application/opensearchdescription+xml" href="/opensearch.xml"');
+  });
+
+  it('serves one stylesheet of at most 20 KB and one script, its own', async () => {
+    const css = await get('/assets/site.css');
+    expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
+    expect(Buffer.byteLength(await css.text())).toBeLessThanOrEqual(20 * 1024);
+    expect(readFileSync(join(__dirname, '../../src/pages/assets/site.css')).length).toBeLessThanOrEqual(20 * 1024);
+    const js = await get('/assets/site.js');
+    expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(await js.text()).not.toMatch(/https?:\/\//);
+    expect((await get('/assets/nothing.js')).status).toBe(404);
+  });
+});
