@@ -230,9 +230,7 @@ const en = {
   date: (iso: string) => iso.slice(0, 10),
   dateTime: (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`,
   copyLive: 'Copied to the clipboard',
-  liveCount: '{n} results',
   tableOf: (name: string) => `${name} (table, scrolls sideways)`,
-  liveNone: 'No results',
 };
 
 export type Messages = typeof en;
@@ -455,9 +453,7 @@ const zh: Messages = {
   date: (iso: string) => iso.slice(0, 10),
   dateTime: (iso: string) => `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`,
   copyLive: '已复制到剪贴板',
-  liveCount: '共 {n} 个结果',
   tableOf: (name: string) => `${name}（表格，可横向滚动）`,
-  liveNone: '没有结果',
 };
 
 export const MESSAGES: Record<Lang, Messages> = { en, zh };

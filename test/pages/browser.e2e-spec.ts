@@ -121,12 +121,12 @@ describe.each(LANGS)('a developer’s path in $lang', ({ prefix, htmlLang, query
     }
   });
 
-  it('searches as you type with JavaScript, over the JSON API, without leaving the page', async () => {
+  it('searches as you type with JavaScript, swapping in the server-rendered results without leaving the page', async () => {
     const page = await withJs.newPage();
     try {
       await page.goto(`${origin}${prefix}/search?q=${encodeURIComponent(query)}`);
       await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
-      const answered = page.waitForResponse((response) => response.url().includes('/api/v1/tools/search?q=vector'));
+      const answered = page.waitForResponse((response) => response.url().includes(`${prefix}/search?q=vector`));
       await page.locator('#q').fill('vector');
       await answered;
       await page.waitForFunction(() => location.search.includes('q=vector'));
@@ -135,6 +135,9 @@ describe.each(LANGS)('a developer’s path in $lang', ({ prefix, htmlLang, query
       expect(names.length).toBeGreaterThan(0);
       expect(await page.locator('#results .card h3 a').first().getAttribute('href')).toMatch(new RegExp(`^${prefix}/apis/`));
       expect(await page.locator('#live-status').textContent()).toMatch(/\d/);
+      // The results are the search page's own: each card keeps its box for the comparison.
+      expect(await page.locator('#results .card input[name="ids"]').count()).toBe(names.length);
+      expect(await page.locator('#results form#pick').count()).toBe(1);
     } finally {
       await page.close();
     }

@@ -166,6 +166,10 @@ describe('errors as pages', () => {
     const html = await answer.text();
     expect(html).toContain('<html lang="zh-Hans">');
     expect(html).toContain('href="/zh/search?q=no-such-api"');
+    // An error page is not a page to index or share: no canonical URL, no alternates.
+    expect(html).toContain('<meta name="robots" content="noindex"/>');
+    expect(html).not.toContain('rel="canonical"');
+    expect(html).not.toContain('rel="alternate" hreflang');
   });
 
   it('answers a withdrawn listing 410, naming when, why and its successor', async () => {

@@ -1,5 +1,5 @@
 // API Directory: what the pages do with JavaScript, and only as an enhancement (every page works without
-// it): copy buttons on code, and search results as you type, read from the JSON API of this same origin.
+// it): copy buttons on code, and search results as you type, read from the search page of this same origin.
 // No framework, nothing from another host; text goes into the page as text (textContent), never as HTML.
 'use strict';
 
@@ -56,15 +56,16 @@
     });
   });
 
-  // Search as you type: the form's own fields, asked of /api/v1/tools/search, shown in #results.
+  // Search as you type: the form's own fields, asked of the search page of this same origin, and its
+  // server-rendered results (cards, compare boxes, pager) put in place of #results. One renderer of
+  // results, the server's; the script only swaps them in.
   var form = document.querySelector('form[data-live]');
-  if (!form || !window.fetch || !window.URLSearchParams) return;
+  if (!form || !window.fetch || !window.URLSearchParams || !window.DOMParser) return;
   var results = document.getElementById(form.getAttribute('data-live'));
   var input = form.querySelector('input[name="q"]');
   if (!results || !input) return;
-  var zh = form.getAttribute('data-lang') === 'zh';
-  var prefix = zh ? '/zh' : '';
-  var onSearchPage = /\/search$/.test(location.pathname);
+  var searchPath = form.getAttribute('action');
+  var onSearchPage = location.pathname === searchPath;
   var timer = null;
   var asked = 0;
 
@@ -76,52 +77,30 @@
     return query;
   }
 
-  function element(tag, className, text) {
-    var node = document.createElement(tag);
-    if (className) node.className = className;
-    if (text !== undefined) node.textContent = text;
-    return node;
-  }
-
-  function show(answer) {
-    var list = element('ul', 'cards');
-    answer.results.forEach(function (item) {
-      var card = element('li', 'card');
-      var heading = element('h3');
-      var link = element('a', null, zh ? item.nameCn : item.name);
-      link.href = prefix + '/apis/' + encodeURIComponent(item.slug);
-      heading.appendChild(link);
-      card.appendChild(heading);
-      var category = (zh && item.categoryCn) || item.category;
-      card.appendChild(element('p', 'meta', category + ' · ' + form.getAttribute('data-popularity') + ' ' + item.popularity + '/100'));
-      card.appendChild(element('p', null, zh ? item.descriptionCn : item.description));
-      list.appendChild(card);
-    });
-    var count = answer.total === 0 ? form.getAttribute('data-none') : form.getAttribute('data-count').replace('{n}', String(answer.total));
-    results.replaceChildren(element('h2', 'count', count), list);
-    announce(count);
-  }
-
   function search() {
     var query = params();
     if (!onSearchPage && !query.get('q')) {
       results.replaceChildren();
       return;
     }
-    query.set('limit', onSearchPage ? '20' : '8');
+    // The home page shows a short list under its box; the search page its usual page.
+    if (!onSearchPage) query.set('limit', '8');
     var mine = ++asked;
-    fetch('/api/v1/tools/search?' + query.toString(), { headers: { accept: 'application/json' } })
+    fetch(searchPath + '?' + query.toString(), { headers: { accept: 'text/html' } })
       .then(function (response) {
-        return response.ok ? response.json() : null;
+        return response.ok ? response.text() : null;
       })
-      .then(function (answer) {
+      .then(function (html) {
         // Only the newest question's answer is shown; a refused one (a bad filter value) changes nothing.
-        if (!answer || mine !== asked) return;
-        show(answer);
-        if (onSearchPage) {
-          query.delete('limit');
-          history.replaceState(null, '', location.pathname + (query.toString() ? '?' + query.toString() : ''));
-        }
+        if (html === null || mine !== asked) return;
+        // A parsed document runs no script; its nodes are adopted as they are.
+        var page = new DOMParser().parseFromString(html, 'text/html');
+        var fresh = page.getElementById('results');
+        if (!fresh) return;
+        results.replaceChildren.apply(results, Array.prototype.slice.call(fresh.childNodes));
+        var count = results.querySelector('.count');
+        if (count) announce(count.textContent);
+        if (onSearchPage) history.replaceState(null, '', location.pathname + (query.toString() ? '?' + query.toString() : ''));
       })
       .catch(function () {});
   }
@@ -132,7 +111,7 @@
   }
 
   input.addEventListener('input', later);
-  form.querySelectorAll('select, input[name="minContext"]').forEach(function (field) {
+  form.querySelectorAll('select, input:not([name="q"])').forEach(function (field) {
     field.addEventListener('change', later);
   });
 })();

@@ -32,7 +32,7 @@ export function ErrorPage({ ctx, status, detail, gone, missingSlug }: ErrorPageP
               ? [t.internalTitle, t.internalText]
               : [t.badRequestTitle, detail];
   return (
-    <Layout ctx={ctx} title={`${title} · ${t.siteName}`} description={text}>
+    <Layout ctx={ctx} title={`${title} · ${t.siteName}`} description={text} noindex>
       <div class="error-page">
         <p class="code">{t.errorStatus(status)}</p>
         <h1>{title}</h1>

@@ -19,10 +19,6 @@ export function SearchBox({ ctx, q, children }: { ctx: PageContext; q: string | 
       action={href(ctx, PAGE_PATHS.search)}
       method="get"
       data-live="results"
-      data-count={t.liveCount}
-      data-none={t.liveNone}
-      data-popularity={t.popularity}
-      data-lang={ctx.lang}
     >
       <label for="q">{t.searchLabel}</label>
       <div class="row">

@@ -39,13 +39,15 @@ export interface LayoutProps {
   jsonLd?: object[];
   /** Open Graph type. */
   ogType?: 'website' | 'article';
+  /** An error page: not to be indexed, so no canonical URL, alternates or Open Graph URL. */
+  noindex?: boolean;
   children: ComponentChildren;
 }
 
 const OTHER: Record<Lang, Lang> = { en: 'zh', zh: 'en' };
 
 /** The page around the content: head (canonical, alternates, Open Graph, JSON-LD), header, breadcrumb, footer. */
-export function Layout({ ctx, title, description, crumbs, jsonLd = [], ogType = 'website', children }: LayoutProps) {
+export function Layout({ ctx, title, description, crumbs, jsonLd = [], ogType = 'website', noindex = false, children }: LayoutProps) {
   const { t, lang, path } = ctx;
   const other = OTHER[lang];
   const canonical = absolute(ctx, path);
@@ -58,13 +60,19 @@ export function Layout({ ctx, title, description, crumbs, jsonLd = [], ogType = 
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{title}</title>
         <meta name="description" content={description} />
-        <link rel="canonical" href={canonical} />
-        <link rel="alternate" hreflang={HTML_LANG.en} href={absolute(ctx, path, 'en')} />
-        <link rel="alternate" hreflang={HTML_LANG.zh} href={absolute(ctx, path, 'zh')} />
-        <link rel="alternate" hreflang="x-default" href={absolute(ctx, path, 'en')} />
+        {noindex ? (
+          <meta name="robots" content="noindex" />
+        ) : (
+          <>
+            <link rel="canonical" href={canonical} />
+            <link rel="alternate" hreflang={HTML_LANG.en} href={absolute(ctx, path, 'en')} />
+            <link rel="alternate" hreflang={HTML_LANG.zh} href={absolute(ctx, path, 'zh')} />
+            <link rel="alternate" hreflang="x-default" href={absolute(ctx, path, 'en')} />
+            <meta property="og:url" content={canonical} />
+          </>
+        )}
         <meta property="og:title" content={title} />
         <meta property="og:description" content={description} />
-        <meta property="og:url" content={canonical} />
         <meta property="og:type" content={ogType} />
         <meta property="og:site_name" content={t.siteName} />
         <meta property="og:locale" content={OG_LOCALE[lang]} />
