@@ -45,7 +45,7 @@ describe('a listing whose facts were last checked long ago', () => {
 
   it('is listed as a warning while the check still passes', () => {
     cpSync('fixtures', dir, { recursive: true });
-    const file = join(dir, 'listings', 'slack.yaml');
+    const file = join(dir, 'listings', 'google-cloud.yaml');
     writeFileSync(file, readFileSync(file, 'utf8').replace(/^lastUpdated: .*$/m, 'lastUpdated: 2026-05-26'));
     const run = check(dir);
     expect(run.status).toBe(0);
@@ -101,7 +101,7 @@ describe('on planted defects', () => {
     edit(listing('supabase'), (d) => d.aliases.push('dall-e'));
     edit(listing('paypal'), (d) => d.aliases.push('Stripe API'));
     edit(listing('neon'), (d) => d.aliases.push('neon serverless postgres API'));
-    edit(listing('slack'), (d) => (d.lastUpdated = '2020-01-01'));
+    edit(listing('google-cloud'), (d) => (d.lastUpdated = '2020-01-01'));
     writeFileSync(join(dir, 'listings', 'openai-2.yaml'), readFileSync(listing('openai')));
     const entry = join(dir, 'errors', 'deepseek-402-insufficient-balance.yaml');
     edit(entry, (d) => (d.provider = 'deep-seek'));
@@ -151,7 +151,7 @@ describe('on planted defects', () => {
     ['listings/supabase.yaml', /aliases\.\d+/, /'dall-e' is also an alias of another listing \('DALL·E' in .*openai(-2)?\.yaml\)/],
     ['listings/paypal.yaml', /aliases\.\d+/, /'Stripe API' is the name or slug of another listing \(.*stripe\.yaml\)/],
     ['listings/neon.yaml', /aliases\.\d+/, /repeats the listing's own name or slug/],
-    ['listings/slack.yaml', 'lastUpdated', /older than 180 days \(2020-01-01\); re-check its facts/],
+    ['listings/google-cloud.yaml', 'lastUpdated', /older than 180 days \(2020-01-01\); re-check its facts/],
   ])('%s: %s', (file, field, reason) => expectProblem(file, field, reason));
 
   it('finds near-duplicate names', () => {
