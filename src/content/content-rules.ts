@@ -430,6 +430,15 @@ export function staleListings(listings: LoadedListing[], today: Date, days = STA
   return warnings;
 }
 
+/**
+ * The listings that give no source for the facts every listing has (auth, free tier, OpenAI
+ * compatibility): the content still to check against the providers' pages. Reported, not refused, until
+ * every listing is sourced; then `sources` becomes required like any field.
+ */
+export function unsourcedListings(listings: LoadedListing[]): string[] {
+  return listings.filter(({ listing }) => !listing.sources).map(({ listing }) => listing.slug).sort();
+}
+
 /** Every source of a listing's facts as data, by the field that holds it. */
 function sourcesOf(listing: ListingDocument): Array<[string, SourceView]> {
   const found: Array<[string, SourceView | null | undefined]> = [
