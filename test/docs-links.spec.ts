@@ -121,7 +121,8 @@ function namedPaths(markdown: string): string[] {
   for (const line of proseLines(markdown)) {
     for (const match of line.matchAll(CODE_SPAN)) {
       const text = match[2].trim();
-      if (/^(?:src|ingest|test|bench|fixtures|docs)\/[A-Za-z0-9_./-]*$/.test(text)) paths.push(text);
+      // test/output/ is what the tests write (screenshots), not committed: on a clean clone it is not there yet.
+      if (/^(?:src|ingest|test|bench|fixtures|docs)\/[A-Za-z0-9_./-]*$/.test(text) && !text.startsWith('test/output/')) paths.push(text);
     }
   }
   return paths;
