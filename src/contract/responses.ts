@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RATE_UNITS } from '../listings/listing-facts';
 import { filtersSchema } from './listing-filters';
+import { livenessEntrySchema, livenessResponseSchema } from './liveness';
 import {
   categorySchema,
   codeExampleSchema,
@@ -272,6 +273,8 @@ export const PUBLISHED_SCHEMAS = {
   CategoriesResponse: categoriesResponseSchema,
   ErrorEntry: errorEntrySchema,
   ErrorsResponse: errorsResponseSchema,
+  LivenessEntry: livenessEntrySchema,
+  LivenessResponse: livenessResponseSchema,
   Change: changeSchema,
   ChangesResponse: changesResponseSchema,
   Export: exportSchema,
