@@ -149,7 +149,7 @@ async function fetchOnce(url: URL, kind: TargetKind, settings: ProbeSettings, de
   if (addresses.length === 0) throw Object.assign(new Error('no address'), { code: 'ENODATA' });
   for (const { address } of addresses) {
     const why = settings.policy.refusal(address);
-    if (why) throw new RefusedAddress(`${host} resolves to ${why}`);
+    if (why) throw new RefusedAddress(`${host}: ${why}`);
   }
   const { address, family } = addresses[0];
   return new Promise((resolve, reject) => {
