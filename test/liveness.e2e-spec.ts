@@ -1,3 +1,6 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -39,8 +42,10 @@ function proberEnv(extra: Record<string, string> = {}): Record<string, string> {
     LIVENESS_HOSTS: standIns.hostTable(),
     LIVENESS_ALLOW_ADDRESSES: '127.0.0.1',
     LIVENESS_CA: standIns.caFile,
-    LIVENESS_CONNECT_TIMEOUT_MS: '500',
-    LIVENESS_TIMEOUT_MS: '1500',
+    LIVENESS_CONNECT_TIMEOUT_MS: '2000',
+    // The silent server meets the connect timeout; the whole probe's is generous, so that a loaded machine
+    // still follows all 5 redirects of the loop within it.
+    LIVENESS_TIMEOUT_MS: '10000',
     LIVENESS_HOST_SPACING_MS: String(SPACING_MS),
     LIVENESS_CONFIRM_MS: String(CONFIRM_MS),
     LIVENESS_CONTACT_URL: CONTACT,
@@ -167,6 +172,10 @@ describe('the prober against local stand-ins', () => {
 
   it('publishes each failure once two probes at least LIVENESS_CONFIRM_MS apart saw it, with the state of each target', async () => {
     const census = await passAt(t0 + CONFIRM_MS);
+    const loop = census.failing.find((f) => f.slug === 'loop-api')!;
+    expect(loop.failures.map((f) => [f.state, f.detail])).toEqual([['unreachable', 'more than 5 redirects']]);
+    const silent = census.failing.find((f) => f.slug === 'silent-api')!;
+    expect(silent.failures.map((f) => [f.state, f.detail])).toEqual([['unreachable', 'no connection within 2000 ms']]);
     const failingListings = testListings().filter((l) => l.expect.some(([, state]) => state !== 'ok' && state !== 'auth-required'));
     expect(census.events).toBe(failingListings.length);
     for (const { slug, state, expect: targets } of testListings()) {
@@ -279,6 +288,33 @@ describe('the read side', () => {
     for (const result of search.body.results) expect(result.liveness.state).toBe('down');
     const compare = await getJson(`${service.baseUrl}/api/v1/tools/compare?ids=alive-api,tls-api`);
     expect(compare.body.compared.map((row: { liveness: Liveness }) => row.liveness.state)).toEqual(['ok', 'down']);
+  });
+
+  it('answers over MCP what HTTP answers: live= on list_tools, liveness on get_tool', async () => {
+    const client = new Client({ name: 'liveness-e2e', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL('/mcp', service.baseUrl)));
+    try {
+      const list = (await client.callTool({ name: 'list_tools', arguments: { live: 'down' } })) as CallToolResult;
+      expect(list.structuredContent).toEqual((await getJson(`${service.baseUrl}/api/v1/tools?live=down&limit=20`)).body);
+      const tool = (await client.callTool({ name: 'get_tool', arguments: { slug: 'tls-api' } })) as CallToolResult;
+      expect((tool.structuredContent as { tool: { liveness: Liveness } }).tool.liveness.targets.at(-1)!.state).toBe('tls-error');
+      const bad = (await client.callTool({ name: 'list_tools', arguments: { live: 'bogus' } })) as CallToolResult;
+      expect(bad.isError).toBe(true);
+      expect(JSON.stringify(bad.content)).toContain('live');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('shows a listing\'s liveness as it was with asOf', async () => {
+    const { body } = await getJson(`${service.baseUrl}/api/v1/changes?limit=1000`);
+    const flaky = body.changes.filter((c: { kind: string; id: string }) => c.kind === 'liveness' && c.id === 'flaky-api');
+    const recovered = flaky.at(-1).occurredAt as string;
+    const before = new Date(Date.parse(recovered) - 1).toISOString();
+    expect((await getJson(`${service.baseUrl}/api/v1/tools/flaky-api?asOf=${before}`)).body.tool.liveness.state).toBe('down');
+    expect((await getJson(`${service.baseUrl}/api/v1/tools/flaky-api?asOf=${recovered}`)).body.tool.liveness.state).toBe('ok');
+    const first = new Date(Date.parse(flaky[0].occurredAt) - 1).toISOString();
+    expect((await getJson(`${service.baseUrl}/api/v1/tools/flaky-api?asOf=${first}`)).body.tool.liveness).toBeNull();
   });
 
   it('shows liveness on the listing page and counts probes and states in /metrics', async () => {
