@@ -11,6 +11,7 @@ import { RedisConnection } from '../redis/redis-connection';
 import { AddressPolicy } from './address-policy';
 import { LIVENESS_AGGREGATE, LIVENESS_CHANGED, LIVENESS_PUBLISHED, livenessAggregate } from '../liveness/liveness.aggregate';
 import { decideLiveness, EMPTY_MEMORY, Observation, ProbeMemory, Target, targetsOf } from '../liveness/liveness-rules';
+import { HostGate } from './host-gate';
 import { probeTarget, ProbeSettings, systemResolve, tableResolve } from './probe-target';
 
 /** Who the directory's probes say they are. */
@@ -40,7 +41,7 @@ const ACTOR = 'prober';
  * in what is published (see decideLiveness), and appends a liveness event for each listing whose state
  * changed, to the same event store as the listings (the projector, search and change feed take it from
  * there). Hosts are probed in parallel up to LIVENESS_CONCURRENCY, each one request at a time with
- * LIVENESS_HOST_SPACING_MS between them.
+ * LIVENESS_HOST_SPACING_MS between them (see HostGate).
  *
  * The clock can be given (tests): the hysteresis compares the times of probes, never waits.
  */
@@ -138,14 +139,13 @@ export class LivenessProber {
         byHost.get(host)!.push({ slug: listing.slug, index, target, domains: listing.domains });
       });
     }
+    // Each worker takes a host's targets in turn; the gate keeps one request at a time per host, spaced,
+    // redirects to another host included.
+    const probe = { ...this.probe, gate: new HostGate(this.settings.hostSpacingMs) };
     const queues = [...byHost.values()];
     const worker = async () => {
       for (let queue = queues.shift(); queue; queue = queues.shift()) {
-        for (let i = 0; i < queue.length; i++) {
-          if (i > 0 && this.settings.hostSpacingMs > 0) await new Promise((resolve) => setTimeout(resolve, this.settings.hostSpacingMs));
-          const { slug, index, target, domains } = queue[i];
-          results.get(slug)![index] = await probeTarget(target, domains, this.probe, this.now);
-        }
+        for (const { slug, index, target, domains } of queue) results.get(slug)![index] = await probeTarget(target, domains, probe, this.now);
       }
     };
     await Promise.all(Array.from({ length: Math.min(this.settings.concurrency, queues.length) }, worker));

@@ -9,6 +9,7 @@ import { hostAllowed } from '../content/content-rules';
 import { urlCredential } from '../content/text-rules';
 import type { Observation, Target } from '../liveness/liveness-rules';
 import { AddressPolicy } from './address-policy';
+import type { HostGate } from './host-gate';
 
 /** Redirects followed at most (on the listing's domains); one more is `unreachable`. */
 export const MAX_REDIRECTS = 5;
@@ -28,6 +29,8 @@ export interface ProbeSettings {
   resolve: Resolve;
   /** Extra certificate authorities to trust beside the system's (PEM; tests only). */
   ca?: string[];
+  /** One request at a time per host, spaced (the prober gives one per pass). */
+  gate?: HostGate;
 }
 
 
@@ -85,10 +88,13 @@ export async function probeTarget(target: Target, domains: string[], settings: P
   let url = new URL(target.url);
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     let answer: { response: IncomingMessage; head: Buffer };
+    const release = settings.gate ? await settings.gate.take(url.host) : () => undefined;
     try {
       answer = await fetchOnce(url, target.kind, settings, deadline);
     } catch (error) {
       return done(...classifyError(error));
+    } finally {
+      release();
     }
     const { response, head } = answer;
     const status = response.statusCode ?? 0;
