@@ -6,10 +6,12 @@ import { ErrorReferenceModule } from '../src/error-reference/error-reference.mod
 import { EventStoreModule } from '../src/event-store/event-store.module';
 import { ImportModule } from '../src/import/import.module';
 import { ListingsModule } from '../src/listings/listings.module';
+import { ProberModule } from '../src/prober/prober.module';
 import { ProjectionsModule } from '../src/projections/projections.module';
 import { ExportCommand } from './commands/export.command';
 import { HistoryCommand } from './commands/history.command';
 import { IngestCommand } from './commands/ingest.command';
+import { ProbeCommand } from './commands/probe.command';
 import { ProjectCommand } from './commands/project.command';
 import { RebuildCommand } from './commands/rebuild.command';
 import { WithdrawCommand } from './commands/withdraw.command';
@@ -28,8 +30,9 @@ export class IngestCliModule {
         ErrorReferenceModule,
         ImportModule,
         ProjectionsModule.register({ runInBackground: false }),
+        ProberModule,
       ],
-      providers: [IngestCommand, WithdrawCommand, HistoryCommand, RebuildCommand, ExportCommand, ProjectCommand],
+      providers: [IngestCommand, WithdrawCommand, HistoryCommand, RebuildCommand, ExportCommand, ProjectCommand, ProbeCommand],
     };
   }
 }

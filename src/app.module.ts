@@ -3,6 +3,7 @@ import { APP_FILTER } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { LoggerModule } from 'nestjs-pino';
 import { ChangesModule } from './changes/changes.module';
+import { LivenessListModule } from './liveness-list/liveness-list.module';
 import { AppConfig } from './config/app-config';
 import { CoreModule } from './core.module';
 import { DiscoveryModule } from './discovery/discovery.module';
@@ -45,6 +46,7 @@ export class AppModule {
         ToolsModule,
         ErrorsModule,
         ChangesModule,
+        LivenessListModule,
         ExportModule,
         McpModule,
         OpenApiModule,

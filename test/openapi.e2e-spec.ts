@@ -97,6 +97,7 @@ const REQUESTS: Record<string, Record<number, string>> = {
   '/api/v1/tools/{slug}': { 200: '/api/v1/tools/openai', 400: '/api/v1/tools/openai?asOf=yesterday', 404: '/api/v1/tools/no-such-tool', 410: '/api/v1/tools/mapbox', 414: `/api/v1/tools/${'a'.repeat(201)}` },
   '/api/v1/tools/{slug}/history': { 200: '/api/v1/tools/mapbox/history', 400: '/api/v1/tools/openai/history?before=x', 404: '/api/v1/tools/no-such-tool/history' },
   '/api/v1/errors': { 200: '/api/v1/errors?provider=openai', 400: '/api/v1/errors?status=x' },
+  '/api/v1/liveness': { 200: '/api/v1/liveness?limit=5', 400: '/api/v1/liveness?state=bogus' },
   '/api/v1/changes': { 200: '/api/v1/changes?limit=5', 400: '/api/v1/changes?since=nope' },
   '/api/v1/changes.atom': { 200: '/api/v1/changes.atom', 400: '/api/v1/changes.atom?limit=abc' },
   '/rss.xml': { 200: '/rss.xml?limit=5', 400: '/rss.xml?since=nope' },

@@ -113,8 +113,8 @@ it('loads the working memory of a generation at the start without asking the sto
     const { result, commands } = await commandsDuring(connection.client as Redis, () => fresh.load());
     expect(result).toBe('0-0');
     expect(fresh.state.cards.size).toBe(0);
-    // The aggregates' names only: no script call per aggregate (342 here).
-    expect(commands.map(([name]) => name.toLowerCase())).toEqual(['hkeys', 'hkeys']);
+    // The aggregates' names only (listings, error entries, liveness): no script call per aggregate (342 here).
+    expect(commands.map(([name]) => name.toLowerCase())).toEqual(['hkeys', 'hkeys', 'hkeys']);
 
     // The live generation, at its checkpoint, does read them: every listing is in its memory.
     const live = new GenerationProjector(client, await current(), keys.generation(await current()), ownStore, categories);

@@ -4,6 +4,8 @@ import { ERROR_ENTRY_AGGREGATE, errorEntryAggregate } from '../error-reference/e
 import type { ErrorEntryDocument } from '../error-reference/error-entry.document';
 import { LISTING_AGGREGATE, listingAggregate } from '../listings/listing.aggregate';
 import type { ListingDocument } from '../listings/listing.document';
+import type { Liveness } from '../contract/liveness';
+import { LIVENESS_AGGREGATE, livenessAggregate } from '../liveness/liveness.aggregate';
 
 /** An event (its envelope, and its position in the log when read back). */
 export type CatalogEvent = Pick<EventEnvelope, 'type' | 'aggregateType' | 'aggregateId' | 'data'> & { position?: string };
@@ -12,6 +14,8 @@ export type CatalogEvent = Pick<EventEnvelope, 'type' | 'aggregateType' | 'aggre
 export interface CatalogChanges {
   listings: Map<string, ListingDocument | null>;
   errors: Map<string, ErrorEntryDocument | null>;
+  /** A listing's liveness as the prober last published it (by slug). */
+  liveness: Map<string, Liveness | null>;
 }
 
 /** Folds events, oldest first, into the final document of each aggregate they touch (see DocumentAggregate.documentAfter). */
@@ -24,6 +28,9 @@ export function foldCatalogEvents(events: Iterable<CatalogEvent>, into: CatalogC
       case ERROR_ENTRY_AGGREGATE:
         into.errors.set(event.aggregateId, errorEntryAggregate.documentAfter(event));
         break;
+      case LIVENESS_AGGREGATE:
+        into.liveness.set(event.aggregateId, livenessAggregate.documentAfter(event));
+        break;
       default:
         throw new UnknownEventTypeError(event.aggregateType, event.type, event.position);
     }
@@ -32,5 +39,5 @@ export function foldCatalogEvents(events: Iterable<CatalogEvent>, into: CatalogC
 }
 
 export function emptyChanges(): CatalogChanges {
-  return { listings: new Map(), errors: new Map() };
+  return { listings: new Map(), errors: new Map(), liveness: new Map() };
 }

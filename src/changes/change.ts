@@ -5,6 +5,7 @@ import { PublishedData, RevisedData, valuesOf, WithdrawnData } from '../event-st
 import { UNPUBLISHED_ERROR_ENTRY_FIELDS, UNPUBLISHED_LISTING_FIELDS } from '../contract/listing-views';
 import type { StoredEvent } from '../event-store/event-envelope';
 import { LISTING_AGGREGATE } from '../listings/listing.aggregate';
+import { LIVENESS_AGGREGATE, LIVENESS_CHANGED, LIVENESS_CLEARED, LIVENESS_PUBLISHED } from '../liveness/liveness.aggregate';
 import { LISTING_PUBLISHED, LISTING_REVISED, LISTING_WITHDRAWN } from '../listings/events/listing-events';
 import type { ListingDocument } from '../listings/listing.document';
 import type { Change, ChangeKind, ChangeType } from '../contract/responses';
@@ -28,6 +29,10 @@ const MEANINGS: Record<string, { kind: ChangeKind; aggregateType: string; type: 
   [ERROR_ENTRY_PUBLISHED]: { kind: 'error-entry', aggregateType: ERROR_ENTRY_AGGREGATE, type: 'published' },
   [ERROR_ENTRY_REVISED]: { kind: 'error-entry', aggregateType: ERROR_ENTRY_AGGREGATE, type: 'revised' },
   [ERROR_ENTRY_WITHDRAWN]: { kind: 'error-entry', aggregateType: ERROR_ENTRY_AGGREGATE, type: 'withdrawn' },
+  // A listing's liveness: first published, then each change of its state or a target's (id: the listing's slug).
+  [LIVENESS_PUBLISHED]: { kind: 'liveness', aggregateType: LIVENESS_AGGREGATE, type: 'published' },
+  [LIVENESS_CHANGED]: { kind: 'liveness', aggregateType: LIVENESS_AGGREGATE, type: 'revised' },
+  [LIVENESS_CLEARED]: { kind: 'liveness', aggregateType: LIVENESS_AGGREGATE, type: 'withdrawn' },
 };
 
 /** Whether the feed shows this event, and as what. */
@@ -40,11 +45,13 @@ export function meaningOf(event: Pick<StoredEvent, 'type' | 'aggregateType'>): {
 const UNPUBLISHED_FIELDS: Record<ChangeKind, ReadonlySet<string>> = {
   listing: new Set(UNPUBLISHED_LISTING_FIELDS),
   'error-entry': new Set(UNPUBLISHED_ERROR_ENTRY_FIELDS),
+  liveness: new Set(),
 };
 
 /** Where a reader finds the changed thing now: the listing's detail, or its provider's error list and listing. */
 export function changeLinks(kind: ChangeKind, id: string, provider: string | null): Change['_links'] {
   if (kind === 'listing') return { self: `${API_PREFIX}/tools/${id}` };
+  if (kind === 'liveness') return { self: `${API_PREFIX}/tools/${id}`, liveness: `${API_PREFIX}/liveness` };
   if (provider === null) return { self: `${API_PREFIX}/errors` };
   return { self: `${API_PREFIX}/errors?provider=${encodeURIComponent(provider)}`, listing: `${API_PREFIX}/tools/${encodeURIComponent(provider)}` };
 }

@@ -48,7 +48,7 @@ export class ChangesFeedHandler implements IQueryHandler<ChangesFeedQuery, Store
         render({
           id: `${base}${API_PREFIX}/changes.atom`,
           title: 'API Directory: changes',
-          subtitle: 'Listings and error-reference entries published, revised and withdrawn.',
+          subtitle: 'Listings and error-reference entries published, revised and withdrawn, and the liveness of listings as it changes.',
           updated,
           author: 'API Directory',
           links,
@@ -59,7 +59,7 @@ export class ChangesFeedHandler implements IQueryHandler<ChangesFeedQuery, Store
   }
 }
 
-const KIND_NAMES = { listing: 'Listing', 'error-entry': 'Error entry' } as const;
+const KIND_NAMES = { listing: 'Listing', 'error-entry': 'Error entry', liveness: 'Liveness of' } as const;
 
 function entryOf({ change, eventId, name }: DescribedChange, base: string): AtomEntry {
   const what = name === null ? change.id : `${name} (${change.id})`;

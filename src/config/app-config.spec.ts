@@ -11,6 +11,30 @@ describe('settings', () => {
     expect(config.fixturesDir).toMatch(/\/fixtures$/);
   });
 
+  it("leave the prober's test-only settings empty by default, so it asks DNS and refuses private addresses", () => {
+    const { liveness } = new AppConfig({});
+    expect(liveness.hosts.size).toBe(0);
+    expect(liveness.allowAddresses).toEqual([]);
+    expect(liveness.ca).toBeNull();
+    expect(liveness.contactUrl).toBeNull();
+    expect(new AppConfig({ PUBLIC_BASE_URL: 'https://dir.example.org' }).liveness.contactUrl).toBe('https://dir.example.org');
+    expect(liveness).toMatchObject({ intervalMs: 3_600_000, jitterMs: 300_000, confirmMs: 600_000, connectTimeoutMs: 5_000, timeoutMs: 15_000, hostSpacingMs: 2_000 });
+  });
+
+  it("refuse a wrong prober setting, naming it", () => {
+    const problems = (settings: Record<string, string>) => {
+      try {
+        new AppConfig(settings);
+        return [];
+      } catch (error) {
+        return (error as InvalidSettingsError).problems;
+      }
+    };
+    expect(problems({ LIVENESS_HOSTS: 'a.test=localhost' })).toEqual(["LIVENESS_HOSTS: must be a comma-separated list of name=address (an IP address), got 'a.test=localhost'"]);
+    expect(problems({ LIVENESS_ALLOW_ADDRESSES: '10.0.0.0/33' })).toEqual(["LIVENESS_ALLOW_ADDRESSES: must be comma-separated IP addresses or CIDR ranges, got '10.0.0.0/33'"]);
+    expect(problems({ LIVENESS_CONNECT_TIMEOUT_MS: '5000', LIVENESS_TIMEOUT_MS: '1000' })).toEqual(["LIVENESS_TIMEOUT_MS: must not be less than LIVENESS_CONNECT_TIMEOUT_MS (5000), got '1000'"]);
+  });
+
   it.each([
     ['on', true], ['ON', true], ['true', true], ['yes', true], ['1', true], ['enabled', true],
     ['off', false], ['False', false], ['no', false], ['0', false], ['disabled', false],

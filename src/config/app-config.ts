@@ -86,6 +86,8 @@ export class AppConfig {
   readonly shutdownTimeoutMs: number;
   /** Send Strict-Transport-Security (on when clients reach the service over HTTPS only). */
   readonly hsts: boolean;
+  /** The prober (src/prober/; run by `ingest probe`, never by the service): see LivenessSettings. */
+  readonly liveness: LivenessSettings;
 
   constructor(env: NodeJS.ProcessEnv = process.env) {
     const settings = new SettingsReader(env);
@@ -122,6 +124,21 @@ export class AppConfig {
     this.maxConnectionsPerClient = settings.integer('MAX_CONNECTIONS_PER_CLIENT', Math.ceil(this.maxConnections / 10), 0, this.maxConnections);
     this.shutdownTimeoutMs = settings.integer('SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000);
     this.hsts = settings.flag('HSTS', false);
+    this.liveness = {
+      intervalMs: settings.integer('LIVENESS_INTERVAL_MS', 3_600_000, 1000, 7 * 86_400_000),
+      jitterMs: settings.integer('LIVENESS_JITTER_MS', 300_000, 0, 86_400_000),
+      confirmMs: settings.integer('LIVENESS_CONFIRM_MS', 600_000, 0, 7 * 86_400_000),
+      connectTimeoutMs: settings.integer('LIVENESS_CONNECT_TIMEOUT_MS', 5_000, 100, 60_000),
+      timeoutMs: settings.integer('LIVENESS_TIMEOUT_MS', 15_000, 100, 300_000),
+      hostSpacingMs: settings.integer('LIVENESS_HOST_SPACING_MS', 2_000, 0, 600_000),
+      concurrency: settings.integer('LIVENESS_CONCURRENCY', 8, 1, 256),
+      leaseMs: settings.integer('LIVENESS_LEASE_MS', 60_000, 1000, 3_600_000),
+      contactUrl: settings.optionalUrl('LIVENESS_CONTACT_URL', ['http:', 'https:']) ?? this.publicBaseUrl,
+      hosts: settings.hostTable('LIVENESS_HOSTS'),
+      allowAddresses: settings.ranges('LIVENESS_ALLOW_ADDRESSES'),
+      ca: settings.readableFile('LIVENESS_CA'),
+    };
+    if (this.liveness.timeoutMs < this.liveness.connectTimeoutMs) settings.problem(`LIVENESS_TIMEOUT_MS: must not be less than LIVENESS_CONNECT_TIMEOUT_MS (${this.liveness.connectTimeoutMs}), got '${env.LIVENESS_TIMEOUT_MS}'`);
     settings.done();
   }
 
@@ -138,6 +155,32 @@ export class AppConfig {
   static fromData(data: Record<string, unknown>): AppConfig {
     return Object.assign(Object.create(AppConfig.prototype), data) as AppConfig;
   }
+}
+
+/**
+ * The prober's settings. The last three are for tests: a table of names that replaces DNS, address ranges
+ * let through although private, and extra certificate authorities. Empty by default, so the prober's
+ * defaults refuse loopback and private addresses and ask DNS.
+ */
+export interface LivenessSettings {
+  /** Time between passes of a scheduled prober, plus up to jitterMs chosen at random each time. */
+  intervalMs: number;
+  jitterMs: number;
+  /** A failure is published once two probes at least this far apart have seen it. */
+  confirmMs: number;
+  connectTimeoutMs: number;
+  /** One target's whole probe (redirects and body included). */
+  timeoutMs: number;
+  /** Pause between two requests to one host. */
+  hostSpacingMs: number;
+  /** Hosts probed at once (each one request at a time). */
+  concurrency: number;
+  leaseMs: number;
+  /** Named in the User-Agent, so providers can reach whoever runs the prober; defaults to PUBLIC_BASE_URL. */
+  contactUrl: string | null;
+  hosts: Map<string, string>;
+  allowAddresses: string[];
+  ca: string | null;
 }
 
 /** Reads settings, collecting what is wrong with them; `done` throws InvalidSettingsError if anything was. */
@@ -247,6 +290,32 @@ class SettingsReader {
       return family === 0 || rest.length > 0 || (bits !== undefined && (!/^\d+$/.test(bits) || Number(bits) > maxBits));
     });
     return bad.length > 0 ? this.wrong(name, 'on, off, a number of hops, or comma-separated proxy addresses or CIDR ranges', false) : addresses;
+  }
+
+  /** `name=address,name=address`: host names and the IP address each stands for. */
+  hostTable(name: string): Map<string, string> {
+    const raw = this.raw(name);
+    const table = new Map<string, string>();
+    if (raw === undefined) return table;
+    for (const entry of raw.split(',').map((s) => s.trim()).filter(Boolean)) {
+      const [host, address, ...rest] = entry.split('=');
+      if (rest.length > 0 || !host || !address || isIP(address) === 0) return this.wrong(name, 'a comma-separated list of name=address (an IP address)', new Map());
+      table.set(host.toLowerCase(), address);
+    }
+    return table;
+  }
+
+  /** Comma-separated IP addresses or CIDR ranges. */
+  ranges(name: string): string[] {
+    const raw = this.raw(name);
+    if (raw === undefined) return [];
+    const ranges = raw.split(',').map((s) => s.trim()).filter(Boolean);
+    const bad = ranges.filter((entry) => {
+      const [address, bits, ...rest] = entry.split('/');
+      const family = isIP(address);
+      return family === 0 || rest.length > 0 || (bits !== undefined && (!/^\d+$/.test(bits) || Number(bits) > (family === 4 ? 32 : 128)));
+    });
+    return bad.length > 0 ? this.wrong(name, 'comma-separated IP addresses or CIDR ranges', []) : ranges;
   }
 
   problem(line: string): void {

@@ -1,13 +1,14 @@
 import { z } from 'zod';
 import { LIFECYCLE_STATUSES, RATE_UNITS } from '../listings/listing-facts';
 import { AUTH_TYPES, SDK_LANGUAGES } from '../listings/listing.document';
+import { LIVE_FILTER_VALUES } from './liveness';
 
 /**
  * The filters of search and list, defined once: the HTTP query parameters (src/tools/listing-filters.ts
  * parses them), their OpenAPI parameters, the MCP tools' arguments and the `filters` echoed in answers are
  * all derived from this table.
  */
-export type FilterKind = 'category' | 'boolean' | 'auth' | 'tokens' | 'sdk' | 'lifecycle' | 'days' | 'model' | 'amount' | 'unit';
+export type FilterKind = 'category' | 'boolean' | 'auth' | 'tokens' | 'sdk' | 'lifecycle' | 'days' | 'model' | 'amount' | 'unit' | 'live';
 
 export interface FilterDefinition {
   kind: FilterKind;
@@ -96,6 +97,12 @@ export const LISTING_FILTERS = {
     expected: `one of ${RATE_UNITS.join(', ')}`,
     example: '1m-input-tokens',
   },
+  live: {
+    kind: 'live',
+    description: "Only listings in this liveness state, from the directory's own probes: ok (every target answers), degraded (some do not), down (no endpoint answers), unchecked (not checked yet).",
+    expected: `one of ${LIVE_FILTER_VALUES.join(', ')}`,
+    example: 'ok',
+  },
 } as const satisfies Record<string, FilterDefinition>;
 
 export type FilterName = keyof typeof LISTING_FILTERS;
@@ -115,6 +122,7 @@ const ECHO = {
   model: z.string().nullable(),
   amount: z.number().min(0).nullable(),
   unit: z.enum(RATE_UNITS).nullable(),
+  live: z.enum(LIVE_FILTER_VALUES).nullable(),
 } as const satisfies Record<FilterKind, z.ZodType>;
 type FiltersShape = { [N in FilterName]: (typeof ECHO)[(typeof LISTING_FILTERS)[N]['kind']] };
 

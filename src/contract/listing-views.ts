@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AUTH_TYPES, CODE_LANGUAGES, LISTING_STATUSES, SDK_LANGUAGES } from '../listings/listing.document';
+import { livenessSchema } from './liveness';
 import { factSourcesSchema, lifecycleSchema, modelSchema, pricesSchema, rateLimitsSchema } from './listing-facts';
 
 /**
@@ -69,6 +70,7 @@ export const LISTING_VIEW_FIELDS = {
   prices: pricesSchema.nullable(),
   rateLimits: rateLimitsSchema.nullable(),
   sources: factSourcesSchema.nullable(),
+  liveness: livenessSchema.nullable().describe("Whether what the listing points at still answers, from the directory's own probes; null when it has not been checked yet."),
   referralUrl: nullableText.describe('The directory takes no referral fees: null in summaries and details; the website in comparison rows, as the public directory sends it.'),
   curlExample: nullableText.describe('The first curl (bash) example, or null.'),
 };
@@ -78,11 +80,11 @@ export type ListingViewField = keyof typeof LISTING_VIEW_FIELDS;
 export const UNPUBLISHED_LISTING_FIELDS = ['domains', 'note'] as const;
 /** Fields of the content files that name other listings, which the detail shows resolved (slug, name, popularity...). */
 export const RESOLVED_LISTING_FIELDS = ['similarApis'] as const;
-/** Fields views add to a listing's own: resolved from the category and the code examples, or for old clients. */
-export const DERIVED_LISTING_FIELDS = ['categoryCn', 'referralUrl', 'curlExample'] as const;
+/** Fields views add to a listing's own: resolved from the category and the code examples, the prober's findings, or for old clients. */
+export const DERIVED_LISTING_FIELDS = ['categoryCn', 'referralUrl', 'curlExample', 'liveness'] as const;
 
 /** The facts agents filter on, in every view of a listing. */
-const FACT_FIELDS = ['aliases', 'freeTier', 'openaiCompatible', 'authType', 'contextTokens', 'sdkLanguages', 'lifecycle'] as const;
+const FACT_FIELDS = ['aliases', 'freeTier', 'openaiCompatible', 'authType', 'contextTokens', 'sdkLanguages', 'lifecycle', 'liveness'] as const;
 /** The facts as data, with their sources: in full on a detail and a comparison row. */
 const DATA_FIELDS = ['models', 'prices', 'rateLimits', 'sources', 'openapiUrl', 'statusPageUrl'] as const;
 /** Kept for clients of the public directory this API stays compatible with. */

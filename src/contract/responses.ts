@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { RATE_UNITS } from '../listings/listing-facts';
 import { filtersSchema } from './listing-filters';
+import { livenessEntrySchema, livenessResponseSchema } from './liveness';
 import {
   categorySchema,
   codeExampleSchema,
@@ -160,15 +161,15 @@ export const errorsResponseSchema = z.object({
 
 
 export const CHANGE_TYPES = ['published', 'revised', 'withdrawn'] as const;
-export const CHANGE_KINDS = ['listing', 'error-entry'] as const;
+export const CHANGE_KINDS = ['listing', 'error-entry', 'liveness'] as const;
 
 /** One change of the directory as the feed serves it. Who made it is left out. */
 export const changeSchema = z.object({
   cursor: z.string().describe('Where this change sits in the log: send it as `since` for the changes after it.'),
   type: z.enum(CHANGE_TYPES),
-  kind: z.enum(CHANGE_KINDS),
-  id: z.string().describe("The listing's slug, or the error entry's `id` (as in listErrorReference)."),
-  version: z.number().int().min(1).describe('The version of the listing or entry after this change.'),
+  kind: z.enum(CHANGE_KINDS).describe("liveness: the prober published a listing's liveness (published) or a change of its state or of a target's (revised); `changes` gives the state and targets before and after."),
+  id: z.string().describe("The listing's slug (for liveness too), or the error entry's `id` (as in listErrorReference)."),
+  version: z.number().int().min(1).describe("The version of the listing, entry or listing's liveness after this change."),
   occurredAt: z.string().meta({ format: 'date-time' }),
   changedFields: texts.nullable().describe('revised: the top-level fields of the document that changed; null otherwise.'),
   changes: z
@@ -180,6 +181,7 @@ export const changeSchema = z.object({
   _links: z.object({
     self: z.string().describe("Where the thing is now: the listing's detail, or the provider's error list."),
     listing: z.string().optional().describe("error-entry: the provider's listing, whose detail lists its errors."),
+    liveness: z.string().optional().describe('liveness: the liveness of every listing.'),
   }),
 });
 
@@ -271,6 +273,8 @@ export const PUBLISHED_SCHEMAS = {
   CategoriesResponse: categoriesResponseSchema,
   ErrorEntry: errorEntrySchema,
   ErrorsResponse: errorsResponseSchema,
+  LivenessEntry: livenessEntrySchema,
+  LivenessResponse: livenessResponseSchema,
   Change: changeSchema,
   ChangesResponse: changesResponseSchema,
   Export: exportSchema,

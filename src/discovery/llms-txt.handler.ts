@@ -99,6 +99,7 @@ export class GetLlmsTextHandler implements IQueryHandler<GetLlmsTextQuery, Store
       `- [Categories](${base}${ENTRY_POINTS.categories}): every category with its count`,
       `- [Error reference](${base}${ENTRY_POINTS.errors}): common errors of listed providers, their cause and fix`,
       `- [Change feed](${base}${ENTRY_POINTS.changes}): what was published, revised or withdrawn, oldest first, from a cursor (also Atom: ${base}${ENTRY_POINTS.changesAtom})`,
+      `- [Liveness](${base}${ENTRY_POINTS.liveness}): whether what each listing points at still answers, from the directory's own probes, by state (ok, degraded, down, unchecked; also the live= filter)`,
     ];
   }
 }

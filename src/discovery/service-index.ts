@@ -17,6 +17,7 @@ export const ENTRY_POINTS = {
   compare: '/api/v1/tools/compare?ids={slugs}',
   categories: '/api/v1/tools/categories',
   errors: '/api/v1/errors',
+  liveness: '/api/v1/liveness',
   robots: '/robots.txt',
   agentsTxt: '/agents.txt',
   aiPlugin: '/.well-known/ai-plugin.json',

@@ -8,6 +8,7 @@ import type { ListingDocument } from '../listings/listing.document';
 import { CatalogState, cardOf } from '../rendering/catalog-state';
 import { renderErrorEntry } from '../rendering/error-entry-view';
 import { API_PREFIX, detailTool } from '../rendering/listing-views';
+import { livenessAggregate } from '../liveness/liveness.aggregate';
 
 /** Listings read from the event store at a time: a share's documents are all the memory an export holds. */
 const SHARE = 100;
@@ -107,6 +108,7 @@ export class CatalogExport {
     }
     const entries = await this.store.documentsAt(errorEntryAggregate, await this.store.aggregateIds(ERROR_ENTRY_AGGREGATE), position);
     for (const [id, entry] of entries) if (entry) state.errors.set(id, entry);
+    for (const [slug, liveness] of await this.store.documentsAt(livenessAggregate, slugs, position)) if (liveness) state.liveness.set(slug, liveness);
     return { state, slugs };
   }
 }

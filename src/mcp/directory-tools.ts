@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { listErrorsQueryOf } from '../errors/list-errors-params';
 import { badRequest } from '../http/problem';
 import { MAX_LIMIT, QueryParams } from '../http/query-params';
+import { LIVE_FILTER_VALUES } from '../contract/liveness';
 import { FILTER_LIST, FILTER_NAMES, FilterKind, FilterName, LISTING_FILTERS } from '../contract/listing-filters';
 import { LIFECYCLE_STATUSES, RATE_UNITS } from '../listings/listing-facts';
 import { AUTH_TYPES } from '../listings/listing.document';
@@ -98,6 +99,7 @@ const FILTER_ARGUMENTS: Record<FilterKind, (error: ReturnType<typeof mustBe>) =>
   model: (error) => z.string({ error }),
   amount: (error) => z.union([z.number().min(0), z.string()], { error }),
   unit: (error) => z.enum(RATE_UNITS, { error }),
+  live: (error) => z.enum(LIVE_FILTER_VALUES, { error }),
 };
 
 /** The filters of search and list, from the one table of filters (the HTTP API's query parameters of the same names). */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { FilterKind } from '../contract/listing-filters';
+import { LIVE_FILTER_VALUES } from '../contract/liveness';
 import { LIFECYCLE_STATUSES, RATE_UNITS } from '../listings/listing-facts';
 import { AUTH_TYPES } from '../listings/listing.document';
 import { PUBLISHED_SCHEMAS } from '../contract/responses';
@@ -57,4 +58,5 @@ export const FILTER_PARAMETER_SCHEMAS: Record<FilterKind, z.ZodType> = {
   model: z.string(),
   amount: z.number().min(0),
   unit: z.enum(RATE_UNITS),
+  live: z.enum(LIVE_FILTER_VALUES),
 };

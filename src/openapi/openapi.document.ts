@@ -2,7 +2,9 @@ import { encodeChangeCursor } from '../changes/change-cursor';
 import { CHANGES_DEFAULT_LIMIT, CHANGES_MAX_LIMIT } from '../changes/list-changes-params';
 import { ENCODINGS, MIN_COMPRESSED_BYTES } from '../http/compression';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../http/query-params';
+import { z } from 'zod';
 import { FILTER_NAMES, LISTING_FILTERS } from '../contract/listing-filters';
+import { LIVE_FILTER_VALUES } from '../contract/liveness';
 import type { PublishedSchemaName } from '../contract/responses';
 import { MAX_COMPARE, MIN_COMPARE } from '../tools/compare/compare-params';
 import { HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT } from '../tools/history/listing-history-params';
@@ -96,7 +98,7 @@ export const OPENAPI_DOCUMENT = {
   servers: [{ url: '/' }],
   // No operation needs a credential.
   security: [],
-  tags: [{ name: 'tools' }, { name: 'errors' }, { name: 'changes' }, { name: 'discovery' }],
+  tags: [{ name: 'tools' }, { name: 'errors' }, { name: 'changes' }, { name: 'liveness' }, { name: 'discovery' }],
   paths: {
     '/': {
       get: {
@@ -315,6 +317,34 @@ export const OPENAPI_DOCUMENT = {
           200: ok('Entries sorted by provider, status and title.', ref('ErrorsResponse')),
           304: notModified,
           400: problem('`status` is not an HTTP status code.'),
+          503: unavailable,
+          ...everyOperation,
+        },
+      },
+    },
+    '/api/v1/liveness': {
+      get: {
+        operationId: 'listLiveness',
+        tags: ['liveness'],
+        summary: 'Whether what each listing points at still answers, by state',
+        description:
+          "The directory's own probes of each listing's website, docs, endpoints (those without {placeholders}), machine-readable API " +
+          'description and status page: requests without credentials, whose answer gives each target a state (ok; auth-required, a 401 ' +
+          'or 403 without a key, which means alive; moved; wrong-shape; not-found; tls-error; dns-failure; unreachable; server-error; ' +
+          "refused, not fetched by the prober's safety rules). A listing's state rolls them up: ok (every target answers), degraded " +
+          '(some do not), down (no endpoint answers). A failure is published once two probes some time apart saw it; a recovery at ' +
+          'once; each change is an event of the log and an entry of the change feed (`kind: liveness`). Most popular first; `counts` ' +
+          'gives the listings in each state (retired listings left out, as in the list). The same state filters the list and search ' +
+          'as `live=`; each listing\'s `liveness` is on its detail, summary and comparison row.',
+        parameters: [
+          { name: 'state', in: 'query', required: false, description: 'Only listings in this state (unchecked: not checked yet).', schema: jsonSchemaOf(z.enum(LIVE_FILTER_VALUES)), example: 'down' },
+          { name: 'limit', in: 'query', required: false, description: `Listings per page: default ${MAX_LIMIT}, at most ${MAX_LIMIT} (clamped); a non-integer or a value below 1 is a 400.`, schema: { type: 'integer', minimum: 1, default: MAX_LIMIT } },
+          cursorParameter,
+        ],
+        responses: {
+          200: ok('A page of listings with their liveness.', ref('LivenessResponse')),
+          304: notModified,
+          400: problem('`state` is not one of ok, degraded, down, unchecked, or `limit` or `cursor` is malformed, or one is given twice; `parameter` names it.'),
           503: unavailable,
           ...everyOperation,
         },

@@ -90,6 +90,36 @@ export class Metrics {
       },
     });
     new Gauge({ name: 'directory_search_index_ready', help: '1 once this process\'s search index has caught up with the read models.', registers, collect() { this.set(status().searchReady ? 1 : 0); } });
+    const liveCounts = async () => (await this.readModels.searchIndex()).liveCounts();
+    new Gauge({
+      name: 'directory_liveness_listings',
+      help: "Listings by liveness state as published (ok, degraded, down; unchecked: not checked yet), from this process's search index.",
+      labelNames: ['state'],
+      registers,
+      async collect() {
+        for (const [state, count] of Object.entries(await liveCounts())) this.labels(state).set(count);
+      },
+    });
+    const proberStats = () => this.proberStats();
+    new Counter({
+      name: 'directory_liveness_probes_total',
+      help: 'Targets probed by the prober (any process, counted in Redis), by the state each probe found.',
+      labelNames: ['state'],
+      registers,
+      async collect() {
+        this.reset();
+        for (const [field, value] of Object.entries(await proberStats())) if (field.startsWith('probes:')) this.labels(field.slice('probes:'.length)).inc(Number(value));
+      },
+    });
+    new Gauge({
+      name: 'directory_liveness_last_pass_timestamp_seconds',
+      help: "When the prober's last pass started (Unix time; 0: none yet).",
+      registers,
+      async collect() {
+        const at = (await proberStats()).lastPassAt;
+        this.set(at ? Date.parse(at) / 1000 : 0);
+      },
+    });
     new Gauge({
       name: 'directory_redis_silence_seconds',
       help: 'Seconds since Redis last answered this process\'s background check.',
@@ -129,6 +159,15 @@ export class Metrics {
 
   connectionRefused(reason: 'per-client' | 'process'): void {
     this.refusedConnections.labels(reason).inc();
+  }
+
+  /** The prober's counts in Redis (read at a scrape; nothing when Redis does not answer). */
+  private async proberStats(): Promise<Record<string, string>> {
+    try {
+      return await this.redis.client.hgetall(this.redis.keys.livenessStats);
+    } catch {
+      return {};
+    }
   }
 
   /** Age of the first event after the live checkpoint (a stream id starts with its append time in ms). */

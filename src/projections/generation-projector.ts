@@ -6,6 +6,8 @@ import { errorEntryAggregate, ERROR_ENTRY_AGGREGATE } from '../error-reference/e
 import { ErrorEntryDocument, errorEntryId } from '../error-reference/error-entry.document';
 import { listingAggregate, LISTING_AGGREGATE } from '../listings/listing.aggregate';
 import type { ListingDocument } from '../listings/listing.document';
+import type { Liveness } from '../contract/liveness';
+import { LIVENESS_AGGREGATE, livenessAggregate } from '../liveness/liveness.aggregate';
 import type { RedisClient } from '../redis/redis-connection';
 import type { GenerationKeys } from '../redis/redis-keys';
 import { CatalogState, cardOf } from '../rendering/catalog-state';
@@ -14,7 +16,7 @@ import { renderErrorEntry } from '../rendering/error-entry-view';
 import { relatedListings, renderListing } from '../rendering/listing-views';
 
 /** Bump when what the projector writes changes: generations built by another version are rebuilt. */
-export const READ_MODEL_VERSION = '5';
+export const READ_MODEL_VERSION = '6';
 export const START_POSITION = '0-0';
 /** Documents read from the event store at a time (bounds memory and pipelines). */
 const SHARE = 1000;
@@ -97,6 +99,12 @@ export class GenerationProjector {
         if (entry) this.state.errors.set(id, entry);
       }
     }
+    // Each listing's liveness (kept for withdrawn listings too: one published again shows it).
+    for (const share of shares(await this.store.aggregateIds(LIVENESS_AGGREGATE))) {
+      for (const [slug, liveness] of await this.store.documentsAt(livenessAggregate, share, position)) {
+        if (liveness) this.state.liveness.set(slug, liveness);
+      }
+    }
     return slugs;
   }
 
@@ -132,6 +140,7 @@ export class GenerationProjector {
     const writes = new Writes();
     const dirty = this.applyListingChanges(writes, changes.listings);
     this.applyErrorChanges(writes, changes.errors, dirty);
+    this.applyLivenessChanges(changes.liveness, dirty);
     await this.renderDirty(writes, dirty, changes.listings, checkpoint);
     if (changes.listings.size > 0 || changes.errors.size > 0) writes.strings.set(keys.categoriesBody, renderCategories(this.state, this.categories));
     writes.strings.set(keys.checkpoint, events[events.length - 1].position);
@@ -191,6 +200,15 @@ export class GenerationProjector {
         this.state.errors.delete(id);
         writes.hdel(this.keys.errorEntries, id);
       }
+    }
+  }
+
+  /** Keeps each listing's liveness; a listing whose liveness changed is rendered again (no other shows it). */
+  private applyLivenessChanges(liveness: Map<string, Liveness | null>, dirty: Set<string>): void {
+    for (const [slug, next] of liveness) {
+      if (next) this.state.liveness.set(slug, next);
+      else this.state.liveness.delete(slug);
+      if (this.state.cards.has(slug)) dirty.add(slug);
     }
   }
 

@@ -5,7 +5,8 @@
  *               event ids, the store's identity);
  * - `{ns:rm}`   read-model control (current generation, lease, generation counter);
  * - `{ns:gN}`   every read model of generation N;
- * - `{ns:rl:C}` the rate-limit counters of client C.
+ * - `{ns:rl:C}` the rate-limit counters of client C;
+ * - `{ns:lv}`   the prober's working memory, lease and counts (its findings are events in the store).
  */
 export class RedisKeys {
   constructor(readonly namespace: string) {}
@@ -66,6 +67,20 @@ export class RedisKeys {
   /** Searches of one client in its current window that the read cache could not answer. */
   searchBudget(client: string): string {
     return `{${this.namespace}:rl:${client}}:searches`;
+  }
+
+  // the prober (src/prober/)
+  /** slug -> JSON of what the prober remembers of a listing between passes (failures not yet confirmed, the last ok). */
+  get livenessMemory(): string {
+    return `{${this.namespace}:lv}:memory`;
+  }
+  /** Held by the one prober running passes (across replicas). */
+  get livenessLease(): string {
+    return `{${this.namespace}:lv}:lease`;
+  }
+  /** Probes by state (`probes:<state>`), and the last pass's time and length: read by /metrics. */
+  get livenessStats(): string {
+    return `{${this.namespace}:lv}:stats`;
   }
 
   generation(generation: number): GenerationKeys {

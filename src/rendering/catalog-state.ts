@@ -1,5 +1,6 @@
 import type { ErrorEntryDocument } from '../error-reference/error-entry.document';
 import type { ListingDocument } from '../listings/listing.document';
+import type { Liveness } from '../contract/liveness';
 
 /** What other listings need to know of a listing to show it as similar or in a pricing comparison. */
 export interface ListingCard {
@@ -34,6 +35,8 @@ const CATEGORY_TOP_SIZE = COMPARISON_SIZE + 11;
 export class CatalogState {
   readonly cards = new Map<string, ListingCard>();
   readonly errors = new Map<string, ErrorEntryDocument>();
+  /** slug -> the listing's liveness as published (none: not checked yet). */
+  readonly liveness = new Map<string, Liveness>();
   /** slug -> listings whose detail shows it (as similar API or in the pricing comparison). */
   readonly usedBy = new Map<string, Set<string>>();
   /** slug -> the listings its detail shows. */

@@ -1,6 +1,7 @@
 import type { Category, CategoryCatalog } from '../catalog/category-catalog';
 import type { ErrorEntryDocument } from '../error-reference/error-entry.document';
 import type { ListingDocument } from '../listings/listing.document';
+import type { Liveness } from '../contract/liveness';
 import {
   COMPARISON_FIELDS,
   DETAIL_FIELDS,
@@ -31,7 +32,7 @@ export interface RenderedListing {
  * comparison row.
  */
 export function renderListing(listing: ListingDocument, state: CatalogState, categories: CategoryCatalog): RenderedListing {
-  const fields = viewOf(listing, categories.get(listing.category));
+  const fields = viewOf(listing, categories.get(listing.category), state.liveness.get(listing.slug) ?? null);
   const { similar, compared, filledFrom, uses } = relatedListings(listing, state);
   const tool = detailTool(listing, state, categories);
   const links = {
@@ -54,7 +55,7 @@ export function renderListing(listing: ListingDocument, state: CatalogState, cat
 export function detailTool(listing: ListingDocument, state: CatalogState, categories: CategoryCatalog): Record<string, unknown> {
   const { similar, compared } = relatedListings(listing, state);
   return {
-    ...pick(viewOf(listing, categories.get(listing.category)), DETAIL_FIELDS),
+    ...pick(viewOf(listing, categories.get(listing.category), state.liveness.get(listing.slug) ?? null), DETAIL_FIELDS),
     similarApis: similar.map((card) => pick(card, SIMILAR_API_FIELDS)),
     pricingComparison: compared.map((card) => pick(card, PRICING_COMPARISON_FIELDS)),
     errors: state.errorsOf(listing.slug).map(servedErrorFields),
@@ -62,18 +63,20 @@ export function detailTool(listing: ListingDocument, state: CatalogState, catego
 }
 
 /** A listing as a search result or list entry shows it (JSON, before score and matched fields). */
-export function renderSummary(listing: ListingDocument, category: Category | undefined): string {
-  return JSON.stringify(pick(viewOf(listing, category), SUMMARY_FIELDS));
+export function renderSummary(listing: ListingDocument, category: Category | undefined, liveness: Liveness | null = null): string {
+  return JSON.stringify(pick(viewOf(listing, category, liveness), SUMMARY_FIELDS));
 }
 
 /**
  * What the views show of a listing beyond its own fields: the category's Chinese name, code examples with
  * a `title` beside `label` (the public directory's name for it), the first curl example on its own, and
- * `referralUrl`, null: the directory takes no referral fees, so it has no referral links.
+ * `referralUrl`, null: the directory takes no referral fees, so it has no referral links; and the
+ * listing's liveness as the prober published it (null: not checked yet).
  */
-function viewOf(listing: ListingDocument, category: Category | undefined): Record<string, unknown> {
+function viewOf(listing: ListingDocument, category: Category | undefined, liveness: Liveness | null): Record<string, unknown> {
   return {
     ...listing,
+    liveness,
     ...withStaleness(listing),
     categoryCn: category?.nameCn ?? null,
     codeExamples: listing.codeExamples.map(({ label, language, code }) => ({ label, title: label, language, code })),

@@ -1,6 +1,8 @@
 import { foldCatalogEvents } from '../catalog/catalog-events';
 import type { CategoryCatalog } from '../catalog/category-catalog';
+import type { Liveness } from '../contract/liveness';
 import { comparePositions, EventStore } from '../event-store/event-store.service';
+import { listingAggregate } from '../listings/listing.aggregate';
 import { renderSummary } from '../rendering/listing-views';
 import { IndexedListing, SearchIndex } from './search-index';
 
@@ -16,6 +18,8 @@ const PAGE = 1000;
 export class IndexFollower {
   private index = new SearchIndex();
   private at = '0-0';
+  /** Each listing's liveness as published (its summary shows it; the live= filter reads it). */
+  private liveness = new Map<string, Liveness>();
   /** The `upTo` of the last catch-up that finished (undefined: none yet). */
   private reached: string | null | undefined = undefined;
   /** The catch-up under way: one at a time, in order. */
@@ -62,20 +66,32 @@ export class IndexFollower {
     while (comparePositions(this.at, upTo) < 0) {
       const events = await this.store.readAll(this.at, PAGE, upTo);
       if (events.length === 0) break;
-      const { listings } = foldCatalogEvents(events);
+      const end = events[events.length - 1].position;
+      const { listings, liveness } = foldCatalogEvents(events);
+      for (const [slug, next] of liveness) {
+        if (next) this.liveness.set(slug, next);
+        else this.liveness.delete(slug);
+      }
+      // A listing whose liveness alone changed is indexed again with its document as of this page's end
+      // (the index keeps no documents); liveness changes are few, and never on a read's path.
+      const onlyLive = [...liveness.keys()].filter((slug) => !listings.has(slug) && this.index.has(slug));
+      const documents = onlyLive.length > 0 ? await this.store.documentsAt(listingAggregate, onlyLive, end) : new Map();
+      for (const [slug, listing] of documents) if (listing) listings.set(slug, listing);
       const changes = new Map<string, IndexedListing | null>();
       for (const [slug, listing] of listings) {
         const category = listing ? this.categories.get(listing.category) : undefined;
-        changes.set(slug, listing && { listing, category, summary: renderSummary(listing, category) });
+        const live = this.liveness.get(slug) ?? null;
+        changes.set(slug, listing && { listing, category, summary: renderSummary(listing, category, live), live: live?.state ?? 'unchecked' });
       }
       this.index.apply(changes);
-      this.at = events[events.length - 1].position;
+      this.at = end;
     }
     this.reached = upTo;
   }
 
   private reset(): void {
     this.index = new SearchIndex();
+    this.liveness = new Map();
     this.at = '0-0';
   }
 }

@@ -1,5 +1,6 @@
 import type { Category } from '../catalog/category-catalog';
 import type { ListingFilters } from '../contract/listing-filters';
+import { LIVE_FILTER_VALUES, LiveFilterValue } from '../contract/liveness';
 import type { LifecycleStatus } from '../listings/listing-facts';
 import type { ListingDocument } from '../listings/listing.document';
 import { PostingScorer } from './listing-postings';
@@ -16,6 +17,8 @@ export interface IndexedListing {
   category: Category | undefined;
   /** The search summary as the API sends it (JSON). */
   summary: string;
+  /** The listing's liveness state as published (unchecked: none yet). */
+  live?: LiveFilterValue;
 }
 
 /** A listing found: its slug and summary (JSON, as sent). */
@@ -65,6 +68,7 @@ interface ListingFacts extends Pick<ListingDocument, 'slug' | 'category' | 'popu
   freeQuota: boolean;
   /** The lowest published rate in US dollars per unit, of the listing's own rates and its models'. */
   lowestRates: Map<string, number>;
+  live: LiveFilterValue;
 }
 
 /**
@@ -109,6 +113,21 @@ export class SearchIndex {
   /** Listings held. */
   get size(): number {
     return this.docIds.size;
+  }
+
+  /** Whether the index holds this listing. */
+  has(slug: string): boolean {
+    return this.docIds.has(slug);
+  }
+
+  /** Listings (retired ones left out) by liveness state: for /api/v1/liveness and /metrics, not for searches. */
+  liveCounts(): Record<LiveFilterValue, number> {
+    const counts = Object.fromEntries(LIVE_FILTER_VALUES.map((state) => [state, 0])) as Record<LiveFilterValue, number>;
+    for (const doc of this.docIds.values()) {
+      const facts = this.docs[doc]!.facts;
+      if (facts.lifecycle !== 'retired') counts[facts.live]++;
+    }
+    return counts;
   }
 
   /** Applies what a batch of events left of each listing it touched: the new document, or null when withdrawn. */
@@ -236,7 +255,7 @@ export class SearchIndex {
    * unless `includeRetired` or `lifecycle=retired` asks for them.
    */
   private filterOf(filters: ListingFilters): (doc: number) => boolean {
-    const { category, freeTier, openaiCompatible, auth, minContext, sdk, lifecycle, includeRetired, retiringWithin, model, freeQuota, maxPrice, priceUnit } = filters;
+    const { category, freeTier, openaiCompatible, auth, minContext, sdk, lifecycle, includeRetired, retiringWithin, model, freeQuota, maxPrice, priceUnit, live } = filters;
     const withRetired = includeRetired === true || lifecycle === 'retired';
     // Most searches set none: then no listing's facts are read (reading them took half of a broad query's time).
     if (Object.values(filters).every((value) => value === null) && (withRetired || this.retired === 0)) return () => true;
@@ -255,7 +274,8 @@ export class SearchIndex {
         (retiringWithin === null || facts.retiring.some((day) => day >= today && day <= retiringWithin)) &&
         (model === null || facts.models.has(model)) &&
         (freeQuota === null || facts.freeQuota === freeQuota) &&
-        (maxPrice === null || priceUnit === null || (facts.lowestRates.get(priceUnit) ?? Infinity) <= maxPrice)
+        (maxPrice === null || priceUnit === null || (facts.lowestRates.get(priceUnit) ?? Infinity) <= maxPrice) &&
+        (live === null || facts.live === live)
       );
     };
   }
@@ -271,7 +291,7 @@ export class SearchIndex {
 }
 
 /** What the index keeps of a listing it is given (see HeldListing). */
-function held({ listing, summary }: IndexedListing): HeldListing {
+function held({ listing, summary, live = 'unchecked' }: IndexedListing): HeldListing {
   const { slug, category, popularity, freeTier, openaiCompatible, authType, contextTokens, sdkLanguages } = listing;
   const served = (listing.models ?? []).filter((model) => model.lifecycle?.status !== 'retired');
   // Rates count in US dollars only (a model's prices are in its listing's currency, US dollars when it gives none).
@@ -295,6 +315,7 @@ function held({ listing, summary }: IndexedListing): HeldListing {
       models: new Set(served.map((model) => model.id.toLowerCase())),
       freeQuota: (listing.prices?.freeQuota.length ?? 0) > 0 || (listing.prices?.models.includes('free') ?? false),
       lowestRates,
+      live,
     },
     summary,
     // The name keys it answers to: its name, Chinese name, slug, aliases, and its models' ids.

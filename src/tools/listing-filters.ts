@@ -1,6 +1,7 @@
 import { badRequest } from '../http/problem';
 import { parseCategory, QueryParams, single } from '../http/query-params';
 import { FILTER_NAMES, FilterKind, FilterName, LISTING_FILTERS, ListingFilters } from '../contract/listing-filters';
+import { LIVE_FILTER_VALUES } from '../contract/liveness';
 import { LIFECYCLE_STATUSES, RATE_UNITS } from '../listings/listing-facts';
 import { AUTH_TYPES, AuthType, SDK_LANGUAGES, SdkLanguage } from '../listings/listing.document';
 
@@ -22,6 +23,7 @@ const PARSERS: { [K in FilterKind]: (raw: string | undefined, name: FilterName) 
   model: (raw, name) => parseModel(raw, name),
   amount: (raw, name) => parseAmount(raw, name),
   unit: (raw, name) => parseOneOf(raw, name, RATE_UNITS),
+  live: (raw, name) => parseOneOf(raw, name, LIVE_FILTER_VALUES),
 };
 
 /**
@@ -39,7 +41,7 @@ export function parseFilters(params: QueryParams): ListingFilters {
   return filters as ListingFilters;
 }
 
-function parseOneOf<T extends string>(given: string | undefined, name: FilterName, values: readonly T[]): T | null {
+export function parseOneOf<T extends string>(given: string | undefined, name: FilterName, values: readonly T[]): T | null {
   const raw = given?.trim().toLowerCase();
   if (!raw) return null;
   if ((values as readonly string[]).includes(raw)) return raw as T;

@@ -17,6 +17,7 @@ const LISTINGS = readdirSync(join(ROOT, 'fixtures/listings')).filter((f) => /\.(
 const ERROR_ENTRIES = readdirSync(join(ROOT, 'fixtures/errors')).filter((f) => /\.(ya?ml|json)$/.test(f)).length;
 const EVENTS = '{dir:es}:events';
 const LEASE = '{dir:rm}:lease';
+const PROBER_LEASE = '{dir:lv}:lease';
 
 /** A word no listing contains (letters only, no suffix the stemmer removes), to find a revision by search. */
 function marker(): string {
@@ -358,6 +359,45 @@ describe('the compose stack', () => {
         expect((await getJson(`${r.url}/api/v1/tools/categories`)).body.totalListings).toBe(LISTINGS);
         expect((await getJson(`${r.url}/api/v1/tools/zapier`)).status).toBe(200);
         expect((await getJson(`${r.url}/api/v1/tools/search?q=${word2}`)).body.total).toBe(0);
+      }
+    }),
+  );
+  it(
+    'runs the prober under its own profile, one at a time by its lease, reaching no other host',
+    phase('prober profile: two probers, one lease', async () => {
+      // A table of names without the fixtures' hosts: every name is a dns-failure, nothing is asked of DNS
+      // and no request leaves the machine. A short lease, so the second prober takes over within seconds.
+      const settings = {
+        LIVENESS_CONTACT_URL: 'https://directory.example.org/about',
+        LIVENESS_HOSTS: 'nothing.invalid=192.0.2.1',
+        LIVENESS_LEASE_MS: '3000',
+        LIVENESS_HOST_SPACING_MS: '0',
+        LIVENESS_CONCURRENCY: '32',
+      };
+      const env = Object.entries(settings).flatMap(([name, value]) => ['-e', `${name}=${value}`]);
+      const start = async () => (await project.compose(['--profile', 'prober', 'run', '-d', ...env, 'prober'], 10 * MINUTE)).stdout.trim().split('\n').pop()!;
+      const probers = [await start(), await start()];
+      const logs = (name: string) => docker(['logs', name]).catch(() => '');
+      const censusBy = async () => (await Promise.all(probers.map(async (name) => ((await logs(name)).includes('liveness census') ? name : null)))).filter(Boolean);
+      try {
+        const [first] = (await waitFor('a census from one prober', 5 * MINUTE, async () => ((await censusBy()).length > 0 ? censusBy() : undefined), 1000)) as string[];
+        expect(await censusBy()).toEqual([first]);
+        expect(await project.redisCli('GET', PROBER_LEASE)).not.toBe('');
+        const stats = await project.redisCli('HGETALL', '{dir:lv}:stats');
+        expect(stats).toMatch(/probes:dns-failure\n\d+/);
+        expect(stats).not.toMatch(/probes:(ok|auth-required|unreachable|tls-error)/);
+        const [api] = await apiReplicas(2);
+        const metrics = await (await fetch(`${api.url}/metrics`)).text();
+        expect(metrics).toMatch(/directory_liveness_probes_total\{state="dns-failure"\} [1-9]/);
+        clock.mark('one census, every name a dns-failure');
+
+        // The holder stops (and releases the lease): the other takes it and probes at once.
+        await docker(['stop', '--time', '20', first]);
+        const other = probers.find((name) => name !== first)!;
+        await waitFor('the other prober taking over', 2 * MINUTE, async () => ((await logs(other)).includes('liveness census') ? true : undefined), 1000);
+        clock.mark('the other prober took over');
+      } finally {
+        await docker(['rm', '-f', ...probers]).catch(() => undefined);
       }
     }),
   );

@@ -153,6 +153,60 @@ function Prices({ ctx, prices }: { ctx: PageContext; prices: ToolDetail['prices'
   );
 }
 
+/** What the prober last published of the listing's targets. */
+function LivenessView({ ctx, liveness }: { ctx: PageContext; liveness: ToolDetail['liveness'] }) {
+  const { t } = ctx;
+  if (!liveness) return <p class="muted">{t.liveStates.unchecked}</p>;
+  return (
+    <>
+      <p>
+        <span class={`badge ${liveness.state === 'ok' ? 'online' : 'warn'}`}>{t.liveStates[liveness.state]}</span>{' '}
+        <time datetime={liveness.checkedAt}>{t.dateTime(liveness.checkedAt)}</time>
+        {liveness.failingSince && (
+          <>
+            {' '}
+            · {t.livenessFailingSince} <time datetime={liveness.failingSince}>{t.dateTime(liveness.failingSince)}</time>
+          </>
+        )}
+        {liveness.lastOk && liveness.state !== 'ok' && (
+          <>
+            {' '}
+            · {t.livenessLastOk} <time datetime={liveness.lastOk}>{t.dateTime(liveness.lastOk)}</time>
+          </>
+        )}
+      </p>
+      <Wide ctx={ctx} label={t.livenessTitle}>
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">{t.livenessTarget}</th>
+              <th scope="col">{t.livenessUrl}</th>
+              <th scope="col">{t.status}</th>
+              <th scope="col">{t.livenessTime}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {liveness.targets.map((target) => (
+              <tr>
+                <td>{t.targetKinds[target.kind]}</td>
+                <td>
+                  <code>{target.url}</code>
+                </td>
+                <td>
+                  {t.targetStates[target.state]}
+                  {target.httpStatus !== null && ` (${target.httpStatus})`}
+                </td>
+                <td>{target.timeMs === null ? '–' : `${target.timeMs} ms`}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </Wide>
+      <p class="small muted">{t.livenessNote}</p>
+    </>
+  );
+}
+
 function RateLimits({ ctx, rateLimits }: { ctx: PageContext; rateLimits: ToolDetail['rateLimits'] }) {
   const { t } = ctx;
   if (!rateLimits) return <p class="muted">{t.notRecorded}</p>;
@@ -404,6 +458,11 @@ export function ListingPage({ ctx, detail, categories }: { ctx: PageContext; det
             <dt>{t.sdkLanguages}</dt>
             <dd>{tool.sdkLanguages.join(', ')}</dd>
           </dl>
+        </section>
+
+        <section aria-labelledby="liveness">
+          <h2 id="liveness">{t.livenessTitle}</h2>
+          <LivenessView ctx={ctx} liveness={tool.liveness} />
         </section>
 
         <section aria-labelledby="data">

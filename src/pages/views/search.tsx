@@ -1,4 +1,5 @@
 import { FILTER_NAMES, FilterName, LISTING_FILTERS } from '../../contract/listing-filters';
+import { LIVE_FILTER_VALUES } from '../../contract/liveness';
 import type { CategoriesResponse, SearchResponse } from '../../contract/responses';
 import { LIFECYCLE_STATUSES, RATE_UNITS } from '../../listings/listing-facts';
 import { AUTH_TYPES, SDK_LANGUAGES } from '../../listings/listing.document';
@@ -76,6 +77,9 @@ function FilterControl({ ctx, name, value, categories }: { ctx: PageContext; nam
       break;
     case 'unit':
       control = select(RATE_UNITS.map((unit) => [unit, unit]));
+      break;
+    case 'live':
+      control = select(LIVE_FILTER_VALUES.map((state) => [state, t.liveStates[state]]));
       break;
   }
   return (

@@ -49,8 +49,8 @@ export class GetToolHandler implements IQueryHandler<GetToolQuery, StoredBody> {
   }
 
   /**
-   * The listing as published at `moment`: its own fields as they were, the listings it named as similar
-   * and its provider's error entries as they are now (the log keeps each listing's past, not the
+   * The listing as published at `moment`: its own fields and its liveness as they were, the listings it
+   * named as similar and its provider's error entries as they are now (the log keeps each listing's past, not the
    * catalog's arrangement around it). 404 when it had never been published by then; 410 when it was
    * withdrawn at that moment.
    */
@@ -65,6 +65,8 @@ export class GetToolHandler implements IQueryHandler<GetToolQuery, StoredBody> {
         throw notFound(`'${slug}' had not been published by ${moment}; its history: ${API_PREFIX}/tools/${slug}/history`, { slug });
       }
       const state = new CatalogState();
+      const liveness = await this.timeline.livenessAt(slug, moment);
+      if (liveness) state.liveness.set(slug, liveness);
       const rows = await this.readModels.comparisons(document.similarApis);
       for (const row of rows) if (row) state.setCard({ similarApis: [], ...(JSON.parse(row) as Omit<Parameters<CatalogState['setCard']>[0], 'similarApis'>) });
       for (const entry of (await this.readModels.errorEntries()).map((json) => JSON.parse(json) as ErrorEntryDocument & { id: string })) {

@@ -3,6 +3,8 @@ import type { WithdrawnData } from '../../event-store/document-aggregate';
 import type { StoredEvent } from '../../event-store/event-envelope';
 import { comparePositions, EventStore } from '../../event-store/event-store.service';
 import { ApiProblem } from '../../http/problem';
+import type { Liveness } from '../../contract/liveness';
+import { LIVENESS_AGGREGATE, livenessAggregate } from '../../liveness/liveness.aggregate';
 import { LISTING_AGGREGATE, listingAggregate } from '../../listings/listing.aggregate';
 import type { ListingDocument } from '../../listings/listing.document';
 import { ReadModels } from '../../read-models/read-models.service';
@@ -50,6 +52,15 @@ export class ListingTimeline {
       return storedBody(JSON.stringify(gone));
     });
     return JSON.parse(stored.body.toString()) as GoneListing | null;
+  }
+
+  /** The listing's liveness as published at `moment` (null: not checked by then), up to what the read models show. */
+  async livenessAt(slug: string, moment: string): Promise<Liveness | null> {
+    const upTo = this.readModels.checkpointNow();
+    if (upTo === null) return null;
+    const events = (await this.store.readAggregate(LIVENESS_AGGREGATE, slug)).filter((event) => comparePositions(event.position, upTo) <= 0 && event.occurredAt <= moment);
+    const last = events.at(-1);
+    return last ? livenessAggregate.documentAfter(last) : null;
   }
 
   /** The listing as published at `moment` (null: not published then), and whether it had been published before. */
