@@ -14,7 +14,7 @@ import type { ListingDocument } from '../listings/listing.document';
 import type { DocumentAggregate, DocumentEventTypes, RevisedData } from '../event-store/document-aggregate';
 import type { StoredEvent } from '../event-store/event-envelope';
 import { ProjectionRunner } from '../projections/projection-runner.service';
-import { describeRedisError } from '../redis/redis-errors';
+import { describeRedisError, redisFailureOf } from '../redis/redis-errors';
 import { ImportCatalogCommand, ImportItemResult, ImportReport, ImportStoppedError } from './import-catalog.command';
 
 /**
@@ -262,7 +262,7 @@ export async function runPool<T>(jobs: Array<() => Promise<T>>, size: number, si
  * failure may have come after Redis ran the command.
  */
 function neverSent(error: unknown): boolean {
-  return error instanceof Error && error.message.startsWith("Stream isn't writeable");
+  return redisFailureOf(error) === 'not-sent';
 }
 
 /** An error's message (a Redis client's in words, see describeRedisError), or a stop reason, as one line. */
