@@ -129,15 +129,6 @@ export class AppConfig {
   with(overrides: Partial<AppConfig>): AppConfig {
     return Object.assign(Object.create(AppConfig.prototype), this, overrides);
   }
-
-  /** Settings as plain data, for worker threads (they rebuild an AppConfig with fromData). */
-  toData(): Record<string, unknown> {
-    return { ...(this as object) } as Record<string, unknown>;
-  }
-
-  static fromData(data: Record<string, unknown>): AppConfig {
-    return Object.assign(Object.create(AppConfig.prototype), data) as AppConfig;
-  }
 }
 
 /** Reads settings, collecting what is wrong with them; `done` throws InvalidSettingsError if anything was. */

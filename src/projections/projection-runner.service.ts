@@ -2,9 +2,9 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import { CategoryCatalog } from '../catalog/category-catalog';
 import { AppConfig } from '../config/app-config';
 import { UnknownEventTypeError } from '../event-store/document-aggregate';
-import { comparePositions, EventStore } from '../event-store/event-store.service';
+import { comparePositions, EventStore, START_POSITION } from '../event-store/event-store.service';
 import { RedisClient, RedisConnection } from '../redis/redis-connection';
-import { GenerationProjector, READ_MODEL_VERSION, START_POSITION } from './generation-projector';
+import { GenerationProjector, READ_MODEL_VERSION } from './generation-projector';
 import { Generations } from './generations';
 import { ProjectorLease } from './projector-lease';
 import { ReadModelChanges } from './read-model-changes';
@@ -100,10 +100,6 @@ export class ProjectionRunner implements OnApplicationBootstrap, OnApplicationSh
     this.running = null;
     if (this.holding) await this.lease.release().catch(() => undefined);
     this.holding = false;
-  }
-
-  get isHoldingLease(): boolean {
-    return this.holding;
   }
 
   /**
