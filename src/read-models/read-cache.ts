@@ -63,6 +63,13 @@ export class ReadCache {
     return (await this.cached('response', `r:${key}`, this.responses, build, isEmpty))!;
   }
 
+  /** A whole response if the cache holds it (counted as a hit), without building it. */
+  cachedResponse(key: string): StoredBody | undefined {
+    const found = this.responses?.get(`r:${key}`) ?? (this.negative?.get(`r:${key}`) as StoredBody | undefined);
+    if (found) this.hits.response++;
+    return found;
+  }
+
   /** Comparison rows (null where no such listing): cached ones, and the others from `read` in one go. */
   async rowsOf(slugs: string[], read: (missing: string[]) => Promise<Array<string | null>>): Promise<Array<string | null>> {
     const known = slugs.map((slug) => this.rows?.get(slug) ?? (this.negative?.has(`c:${slug}`) ? null : undefined));

@@ -157,6 +157,11 @@ export class ReadModels implements OnApplicationBootstrap, OnApplicationShutdown
     return this.cache.response(key, build, isEmpty);
   }
 
+  /** A whole response the cache holds (see `response`), or undefined: nothing is read or built. */
+  cachedResponse(key: string): StoredBody | undefined {
+    return this.cache.cachedResponse(key);
+  }
+
   /**
    * The position of the log the read models this process serves have applied (null: nothing projected
    * yet). Read it at the start of a `response` build: it moves in the same step that clears the cache, so
