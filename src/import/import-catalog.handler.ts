@@ -13,7 +13,7 @@ import { listingAggregate } from '../listings/listing.aggregate';
 import type { ListingDocument } from '../listings/listing.document';
 import type { DocumentAggregate, DocumentEventTypes, RevisedData } from '../event-store/document-aggregate';
 import type { StoredEvent } from '../event-store/event-envelope';
-import { ProjectionRunner } from '../projections/projection-runner.service';
+import { ProjectionWait } from '../projections/projection-wait';
 import { describeRedisError, redisFailureOf } from '../redis/redis-errors';
 import { ImportCatalogCommand, ImportItemResult, ImportReport, ImportStoppedError } from './import-catalog.command';
 
@@ -42,7 +42,7 @@ export class ImportCatalogHandler implements ICommandHandler<ImportCatalogComman
     private readonly commands: CommandBus,
     private readonly store: EventStore,
     private readonly categories: CategoryCatalog,
-    private readonly projection: ProjectionRunner,
+    private readonly projection: ProjectionWait,
     private readonly config: AppConfig,
   ) {}
 
@@ -135,12 +135,7 @@ export class ImportCatalogHandler implements ICommandHandler<ImportCatalogComman
       // Nothing written, but the read models may still lag behind an earlier import that ended with them
       // stale: this one makes sure of them too, so that its success means they show the files.
       if (wrote || (!dryRun && results.length > 0 && !(await this.projection.isCaughtUp()))) {
-        report.projection = await this.projection.ensureProjected(projectionWaitMs, signal);
-        if (report.projection === 'pending') {
-          report.pendingBecause = signal?.aborted
-            ? `the wait for the read models was stopped (${reasonOf(signal.reason)})`
-            : `no projector applied the new events within ${Math.round(projectionWaitMs / 1000)} s, and this process could not take over: ${await this.projection.whyNotProjecting()}`;
-        }
+        Object.assign(report, await this.projection.untilProjected(projectionWaitMs, signal));
       }
     } catch (error) {
       report.projection = 'pending';
