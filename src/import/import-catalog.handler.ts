@@ -186,7 +186,7 @@ export class ImportCatalogHandler implements ICommandHandler<ImportCatalogComman
   /** Every file read and validated on its own (on worker threads when there are many). */
   private async read(paths: string[]): Promise<{ readings: FileReading[]; problems: ContentProblem[] }> {
     const { files, problems } = collectFiles(paths);
-    const readings = files.length >= BULK_FILES ? await readFilesInParallel(files, this.config.projectorWorkers) : files.map(readContentFile);
+    const readings = files.length >= BULK_FILES ? await readFilesInParallel(files, this.config.importReadThreads) : files.map(readContentFile);
     return { readings, problems };
   }
 

@@ -80,7 +80,7 @@ export class ReadModels implements OnApplicationBootstrap, OnApplicationShutdown
     categories: CategoryCatalog,
     private readonly changes: ReadModelChanges,
   ) {
-    this.cache = new ReadCache({ enabled: config.readCache, responses: config.searchCacheSize, bytes: config.readCacheMb * 1024 * 1024 });
+    this.cache = new ReadCache({ enabled: config.readCache, responses: config.readCacheResponses, bytes: config.readCacheMb * 1024 * 1024 });
     this.follower = new IndexFollower(store, categories);
   }
 
