@@ -1,7 +1,7 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { CommandResult, CommandRunner } from '../src/event-store/command-runner';
+import { CommandResult, DocumentCommands } from '../src/event-store/command-runner';
 import { NewEvent, StoredEvent } from '../src/event-store/event-envelope';
 import { EventStore } from '../src/event-store/event-store.service';
 import { PublishListingCommand } from '../src/listings/commands/publish-listing/publish-listing.command';
@@ -69,7 +69,7 @@ it('a command that keeps losing the append race is retried 3 times, then reporte
     }
   }
   const contended = new ContendedStore(service.app.get(RedisConnection));
-  const runner = new CommandRunner(contended);
+  const runner = new DocumentCommands(contended);
   const listing = fixture('mistral');
 
   const result = await runner.run(listingAggregate, 'mistral', (state) => listingAggregate.decidePublish(state, { ...listing, popularity: state.version }), 'me');
