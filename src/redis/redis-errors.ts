@@ -8,20 +8,23 @@ import { ReplyError } from 'ioredis';
  * - refused, timed-out, unknown-host: no connection to be had; loading, cluster-down: Redis cannot serve yet
  * - password-needed, credentials, permission: Redis wants a password, refused the user, or refused what it may
  *   do (not a 503: retrying will not help)
+ * Each in words for people:
  */
-export type RedisFailure =
-  | 'not-sent'
-  | 'closed'
-  | 'reset'
-  | 'no-answer'
-  | 'refused'
-  | 'timed-out'
-  | 'unknown-host'
-  | 'loading'
-  | 'cluster-down'
-  | 'password-needed'
-  | 'credentials'
-  | 'permission';
+const WORDS = {
+  'not-sent': 'no connection to Redis',
+  closed: 'the connection to Redis closed',
+  reset: 'the connection was reset',
+  'no-answer': 'Redis did not answer (the connection failed while waiting)',
+  refused: 'connection refused (nothing listens there)',
+  'timed-out': 'the connection timed out',
+  'unknown-host': 'its host name is not known',
+  loading: 'Redis is loading its data into memory',
+  'cluster-down': 'the Redis Cluster cannot serve the keys now',
+  'password-needed': 'Redis asks for a password',
+  credentials: 'Redis refused the credentials',
+  permission: 'Redis refused the command to this user',
+};
+export type RedisFailure = keyof typeof WORDS;
 
 /** Node's error codes of a connection. */
 const SOCKET_CODES: Record<string, RedisFailure> = {
@@ -42,21 +45,6 @@ const REPLY_CODES: Record<string, RedisFailure> = {
   NOAUTH: 'password-needed',
   WRONGPASS: 'credentials',
   NOPERM: 'permission',
-};
-
-const WORDS: Record<RedisFailure, string> = {
-  'not-sent': 'no connection to Redis',
-  closed: 'the connection to Redis closed',
-  reset: 'the connection was reset',
-  'no-answer': 'Redis did not answer (the connection failed while waiting)',
-  refused: 'connection refused (nothing listens there)',
-  'timed-out': 'the connection timed out',
-  'unknown-host': 'its host name is not known',
-  loading: 'Redis is loading its data into memory',
-  'cluster-down': 'the Redis Cluster cannot serve the keys now',
-  'password-needed': 'Redis asks for a password',
-  credentials: 'Redis refused the credentials',
-  permission: 'Redis refused the command to this user',
 };
 
 /** The failure a Redis client error stands for, by ioredis's error classes and the codes; null for any other error. */
