@@ -74,9 +74,9 @@ const SHARES_KEPT = 50_000;
  * Redis does not answer, requests go on: the reads they ask for fail on their own or are served from the
  * read cache.
  *
- * Why not `@fastify/rate-limit` with its Redis store: one Redis call per request cost 24-29% of the
- * throughput these shares reach at 100 connections, 3-11% at 10, on two cores (bench/README.md, "Tried,
- * measured, not kept").
+ * Why not `@fastify/rate-limit` with its Redis store: one Redis call per request cost 13-29% of the
+ * throughput these shares reach at 100 connections, 3-45% at 10, over three runs on two cores
+ * (bench/README.md, "Tried, measured, not kept").
  */
 @Injectable()
 export class RateBudgets {
