@@ -5,7 +5,7 @@ import { startRedis, stop } from './lib/processes';
 /**
  * `npm run bench:bulk`: what the one piece kept for large imports (src/bulk/: files read and validated on
  * worker threads) gains. Each synthetic catalog is imported, rebuilt and re-imported unchanged with one
- * reading thread (PROJECTOR_WORKERS=1: the everyday path) and with the default threads.
+ * reading thread (IMPORT_READ_THREADS=1: the everyday path) and with the default threads.
  * Options: --sizes=10000,100000
  */
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
@@ -25,7 +25,7 @@ async function main(): Promise<void> {
     for (const [threads, workers] of [['1 (main thread)', '1'], ['default (the cores, at most 4)', '']] as const) {
       const namespace = `bulk${size}`;
       const env: Record<string, string> = { REDIS_URL: redis.url, REDIS_NAMESPACE: namespace };
-      if (workers) env.PROJECTOR_WORKERS = workers;
+      if (workers) env.IMPORT_READ_THREADS = workers;
       const row: WriteRow = await measureIngest(admin, env, ['fixtures', folder], `${size} + fixtures`, size + 127, log);
       rows.push(`| ${(size + 127).toLocaleString('en')} | ${threads} | ${s(row.ingestMs)} | ${row.phasesMs.map((ms) => (ms / 1000).toFixed(1)).join(' / ')} s | ${s(row.reimportMs)} |`);
       log(rows[rows.length - 1]);

@@ -12,6 +12,7 @@ import { WithdrawListingCommand } from '../src/listings/commands/withdraw-listin
 import { ListingDocument, parseListing } from '../src/listings/listing.document';
 import { EventStore } from '../src/event-store/event-store.service';
 import { ProjectionRunner } from '../src/projections/projection-runner.service';
+import { ProjectionWait } from '../src/projections/projection-wait';
 import { parseFeed } from './support/atom';
 import { getJson, RunningService, startService } from './support/harness';
 
@@ -420,8 +421,9 @@ describe('what the feed shows', () => {
     expect(atomBefore.items[0].title).not.toBe('Listing slack revised');
 
     const runner = quiet.app.get(ProjectionRunner);
+    const wait = quiet.app.get(ProjectionWait);
     expect(await runner.catchUp()).toBe(true);
-    expect(await runner.waitUntilProjected(await quiet.app.get(EventStore).lastPosition(), 10_000)).toBe(true);
+    expect(await wait.waitUntilProjected(await quiet.app.get(EventStore).lastPosition(), 10_000)).toBe(true);
     const after = (await getJson(`${quiet.baseUrl}/api/v1/changes?since=${head.nextCursor}`)).body;
     expect(after.changes.map((c: Change) => `${c.type} ${c.id}`)).toEqual(['revised slack']);
     expect((await getJson(`${quiet.baseUrl}/api/v1/tools/slack`)).body.tool.latency).toBe('41 ms');

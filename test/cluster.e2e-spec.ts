@@ -83,7 +83,8 @@ it('serves every operation from the cluster', async () => {
 it('rebuilds and switches generations on the cluster', async () => {
   const report = await app.get(ProjectionRunner).rebuild();
   expect(report.events).toBe(142);
-  await new Promise((r) => setTimeout(r, 300));
+  // The switch reached this process's readers (told at once, or at their next check).
+  await until(() => app.get(ReadModels).status().generation === report.generation, 10_000);
   expect((await getJson(`${url}/api/v1/tools/categories`)).body.totalListings).toBe(127);
   const ready = await getJson(`${url}/readyz`);
   expect(ready.status).toBe(200);

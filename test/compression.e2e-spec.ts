@@ -87,7 +87,7 @@ describe('choosing the encoding', () => {
     ['*;q=0.5, br;q=0', 'gzip'],
     ['*;q=0', undefined],
     ['x-gzip', 'gzip'],
-    ['br;q=1.5, gzip;q=0.1', 'gzip'],
+    ['br;q=abc, gzip;q=0.1', 'gzip'],
     ['br;level=5', 'br'],
     [' Br ; Q=0.9 , gzip;q=0.8', 'br'],
     [',,;', undefined],

@@ -1,14 +1,14 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { CommandResult, CommandRunner } from '../src/event-store/command-runner';
+import { CommandResult, DocumentCommands } from '../src/event-store/command-runner';
 import { NewEvent, StoredEvent } from '../src/event-store/event-envelope';
 import { EventStore } from '../src/event-store/event-store.service';
 import { PublishListingCommand } from '../src/listings/commands/publish-listing/publish-listing.command';
 import { LISTING_AGGREGATE, listingAggregate } from '../src/listings/listing.aggregate';
 import { ListingDocument, parseListing } from '../src/listings/listing.document';
 import { RedisConnection } from '../src/redis/redis-connection';
-import { ProjectionRunner } from '../src/projections/projection-runner.service';
+import { ProjectionWait } from '../src/projections/projection-wait';
 import { getJson, RunningService, startService } from './support/harness';
 
 let service: RunningService;
@@ -69,7 +69,7 @@ it('a command that keeps losing the append race is retried 3 times, then reporte
     }
   }
   const contended = new ContendedStore(service.app.get(RedisConnection));
-  const runner = new CommandRunner(contended);
+  const runner = new DocumentCommands(contended);
   const listing = fixture('mistral');
 
   const result = await runner.run(listingAggregate, 'mistral', (state) => listingAggregate.decidePublish(state, { ...listing, popularity: state.version }), 'me');
@@ -84,7 +84,7 @@ it('a command that keeps losing the append race is retried 3 times, then reporte
 it('a listing naming a similar API that does not exist yet shows it once it is published', async () => {
   const first = { ...fixture('qdrant'), similarApis: ['stripe', 'weaviate'] };
   expect((await publish(first, 'editor')).outcome).toBe('published');
-  const projection = service.app.get(ProjectionRunner);
+  const projection = service.app.get(ProjectionWait);
   expect(await projection.waitUntilProjected(await store.lastPosition(), 10_000)).toBe(true);
   const before = await getJson(`${service.baseUrl}/api/v1/tools/qdrant`);
   expect(before.body.tool.similarApis).toEqual([]);

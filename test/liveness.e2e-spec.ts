@@ -12,7 +12,7 @@ import { AddressPolicy } from '../src/prober/address-policy';
 import { LivenessProber } from '../src/prober/liveness-prober';
 import { probeTarget, tableResolve } from '../src/prober/probe-target';
 import { ProbeSchedule } from '../src/prober/probe-schedule';
-import { ProjectionRunner } from '../src/projections/projection-runner.service';
+import { ProjectionWait } from '../src/projections/projection-wait';
 import { RedisConnection } from '../src/redis/redis-connection';
 import { runCli } from './support/cli';
 import { dropNamespace, getJson, RunningService, startService, testConfig, uniqueNamespace } from './support/harness';
@@ -115,7 +115,7 @@ function writeListings(folder: string): void {
 async function passAt(at: number) {
   clock = at;
   const census = await prober.pass();
-  const projected = await service.app.get(ProjectionRunner).waitUntilProjected(await service.app.get(EventStore).lastPosition(), 30_000);
+  const projected = await service.app.get(ProjectionWait).waitUntilProjected(await service.app.get(EventStore).lastPosition(), 30_000);
   if (!projected) throw new Error('not projected within 30 s');
   return census;
 }
@@ -138,7 +138,7 @@ beforeAll(async () => {
   service = await startService('liveness');
   const report = await service.ingest([listingsDir]);
   expect(report.problems ?? []).toEqual([]);
-  await service.app.get(ProjectionRunner).waitUntilProjected(await service.app.get(EventStore).lastPosition(), 30_000);
+  await service.app.get(ProjectionWait).waitUntilProjected(await service.app.get(EventStore).lastPosition(), 30_000);
   const config = testConfig(service.namespace, proberEnv());
   prober = new LivenessProber(service.app.get(EventStore), service.app.get(RedisConnection), config);
   prober.now = () => new Date(clock);

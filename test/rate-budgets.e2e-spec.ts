@@ -57,3 +57,13 @@ it('counts every request when the budget is small (the shares are down to one)',
   const key = connections[0].keys.searchBudget('192.0.2.3');
   expect(await spendUntilRefused([first, second], key, 20)).toBe(20);
 });
+
+it('lets a burst of one client\'s requests at once through while its budget lasts, and exactly the budget', async () => {
+  const key = connections[0].keys.requestBudget('192.0.2.4');
+  // 100 requests at once, then 600 more at once: the first 600 of them pass, whichever grant answered them.
+  const burst = await Promise.all(Array.from({ length: 100 }, () => first.spend(key, 600)));
+  expect(burst.filter((state) => state!.allowed)).toHaveLength(100);
+  const rest = await Promise.all(Array.from({ length: 600 }, () => first.spend(key, 600)));
+  expect(rest.filter((state) => state!.allowed)).toHaveLength(500);
+  expect(Number(await redis.get(key))).toBe(600);
+});

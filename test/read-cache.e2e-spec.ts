@@ -8,7 +8,7 @@ import { PublishListingCommand } from '../src/listings/commands/publish-listing/
 import { parseListing } from '../src/listings/listing.document';
 import { PublishErrorEntryCommand } from '../src/error-reference/commands/publish-error-entry/publish-error-entry.command';
 import { parseErrorEntry } from '../src/error-reference/error-entry.document';
-import { ProjectionRunner } from '../src/projections/projection-runner.service';
+import { ProjectionWait } from '../src/projections/projection-wait';
 import { Redis } from 'ioredis';
 import { ReadCache } from '../src/read-models/read-cache';
 import { ReadModels } from '../src/read-models/read-models.service';
@@ -40,7 +40,7 @@ afterAll(async () => {
 async function revise(slug: string, change: Record<string, unknown>): Promise<void> {
   const listing = parseListing(parse(readFileSync(`fixtures/listings/${slug}.yaml`, 'utf8'))).listing!;
   expect((await a.app.get(CommandBus).execute(new PublishListingCommand({ ...listing, ...change }, { actor: 'test' }))).outcome).toBe('revised');
-  expect(await a.app.get(ProjectionRunner).waitUntilProjected(await a.app.get(EventStore).lastPosition(), 10_000)).toBe(true);
+  expect(await a.app.get(ProjectionWait).waitUntilProjected(await a.app.get(EventStore).lastPosition(), 10_000)).toBe(true);
 }
 
 it('a change is served at once by the process that projected it', async () => {
@@ -81,7 +81,7 @@ it('serves the error reference from memory until an entry changes, then the new 
   const entry = parseErrorEntry(parse(readFileSync('fixtures/errors/anthropic-529-overloaded.yaml', 'utf8'))).entry!;
   const fix = `${entry.fix} Retry after a few seconds.`;
   expect((await a.app.get(CommandBus).execute(new PublishErrorEntryCommand({ ...entry, fix }, { actor: 'test' }))).outcome).toBe('revised');
-  expect(await a.app.get(ProjectionRunner).waitUntilProjected(await a.app.get(EventStore).lastPosition(), 10_000)).toBe(true);
+  expect(await a.app.get(ProjectionWait).waitUntilProjected(await a.app.get(EventStore).lastPosition(), 10_000)).toBe(true);
   let served: string | undefined;
   for (const started = Date.now(); Date.now() - started < 3000; await new Promise((r) => setTimeout(r, 20))) {
     served = (await getJson(`${bUrl}${path}`)).body.errors.find((e: { status: number }) => e.status === 529)?.fix;

@@ -15,6 +15,7 @@ import { parseListing } from '../src/listings/listing.document';
 import { GenerationProjector } from '../src/projections/generation-projector';
 import { Generations } from '../src/projections/generations';
 import { ProjectionRunner } from '../src/projections/projection-runner.service';
+import { ProjectionWait } from '../src/projections/projection-wait';
 import { ProjectorLease } from '../src/projections/projector-lease';
 import { ReadModelChanges } from '../src/projections/read-model-changes';
 import { RedisConnection } from '../src/redis/redis-connection';
@@ -37,7 +38,7 @@ beforeAll(async () => {
   writeCatalog(generateCatalog(200), folder);
   const report = await service.ingest(['fixtures', folder]);
   expect(report.problems).toEqual([]);
-  expect(await service.app.get(ProjectionRunner).waitUntilProjected(await store.lastPosition(), 60_000)).toBe(true);
+  expect(await service.app.get(ProjectionWait).waitUntilProjected(await store.lastPosition(), 60_000)).toBe(true);
 }, 120_000);
 
 afterAll(async () => {
@@ -149,7 +150,7 @@ it('a runner far behind builds a generation, then goes on event by event from th
   const bus = behind.app.get(CommandBus);
   const behindStore = behind.app.get(EventStore);
   const runner = behind.app.get(ProjectionRunner);
-  const projected = async () => expect(await runner.waitUntilProjected(await behindStore.lastPosition(), 60_000)).toBe(true);
+  const projected = async () => expect(await behind.app.get(ProjectionWait).waitUntilProjected(await behindStore.lastPosition(), 60_000)).toBe(true);
   const live = async () => Number(await redis.get(`{${behind.namespace}:rm}:current`));
   const loads = jest.spyOn(GenerationProjector.prototype, 'load');
   try {

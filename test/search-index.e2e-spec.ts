@@ -8,6 +8,7 @@ import { LISTING_AGGREGATE } from '../src/listings/listing.aggregate';
 import { LISTING_PUBLISHED, LISTING_REVISED, LISTING_WITHDRAWN } from '../src/listings/events/listing-events';
 import type { ListingDocument } from '../src/listings/listing.document';
 import { ProjectionRunner } from '../src/projections/projection-runner.service';
+import { ProjectionWait } from '../src/projections/projection-wait';
 import { ReadModels } from '../src/read-models/read-models.service';
 import { deleteMatching } from '../src/redis/delete-matching';
 import { RedisConnection } from '../src/redis/redis-connection';
@@ -64,7 +65,7 @@ it('follows revisions and withdrawals batch by batch to what a fresh index of th
     const document = { ...listing, popularity: (listing.popularity + 37) % 101, description: `Quokka quokka ${listing.description}` };
     await store.append(LISTING_AGGREGATE, listing.slug, 1, [{ type: LISTING_REVISED, data: { document, changedFields: ['popularity', 'description'] } }], 'editor');
   }
-  expect(await service.app.get(ProjectionRunner).waitUntilProjected(await store.lastPosition(), 60_000)).toBe(true);
+  expect(await service.app.get(ProjectionWait).waitUntilProjected(await store.lastPosition(), 60_000)).toBe(true);
 
   // Every listing has the word: the total is exact, however many match.
   const afterEdits = await search('api.');
@@ -106,7 +107,7 @@ it('catches up at the next check when catching up failed as a change arrived (se
     const listing = catalog[61] as ListingDocument;
     const document = { ...listing, description: `Wombatish ${listing.description}` };
     await store.append(LISTING_AGGREGATE, listing.slug, 1, [{ type: LISTING_REVISED, data: { document, changedFields: ['description'] } }], 'editor');
-    expect(await service.app.get(ProjectionRunner).waitUntilProjected(await store.lastPosition(), 60_000)).toBe(true);
+    expect(await service.app.get(ProjectionWait).waitUntilProjected(await store.lastPosition(), 60_000)).toBe(true);
     const detail = await getJson(`${service.baseUrl}/api/v1/tools/${listing.slug}`);
     expect(JSON.stringify(detail.body)).toContain('Wombatish');
     // The read models' checks (every READ_POLL_MS, 1 s here) bring the index there too.

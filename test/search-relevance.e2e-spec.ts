@@ -23,23 +23,23 @@ interface Figures {
 }
 
 /**
- * Floors just under the figures measured on 2026-11-26 (top-1 0.944, recall@k 0.992, MRR 0.971 over all
- * 162 queries), so a change that makes any kind of query rank worse fails. A change that makes search
- * better raises them.
+ * Floors just under the figures measured on 2026-11-26 (each figure cut to three decimals: top-1 0.947,
+ * recall@k 0.992, MRR 0.972 over all 170 queries), so that one query of any kind ranking worse fails. A
+ * change that makes search better raises them.
  */
 const FLOORS: Figures & { byKind: Record<RelevanceCase['kind'], Figures> } = {
-  top1: 0.94,
-  recall: 0.99,
-  mrr: 0.97,
+  top1: 0.947,
+  recall: 0.992,
+  mrr: 0.972,
   byKind: {
-    en: { top1: 0.97, recall: 0.98, mrr: 0.98 },
-    zh: { top1: 0.88, recall: 1, mrr: 0.93 },
-    typo: { top1: 0.92, recall: 1, mrr: 0.96 },
-    mixed: { top1: 0.92, recall: 1, mrr: 0.96 },
+    en: { top1: 0.977, recall: 0.988, mrr: 0.988 },
+    zh: { top1: 0.88, recall: 1, mrr: 0.933 },
+    typo: { top1: 0.923, recall: 1, mrr: 0.961 },
+    mixed: { top1: 0.923, recall: 1, mrr: 0.961 },
     name: { top1: 1, recall: 1, mrr: 1 },
     compound: { top1: 1, recall: 1, mrr: 1 },
     punctuation: { top1: 1, recall: 1, mrr: 1 },
-    filter: { top1: 0.9, recall: 0.96, mrr: 0.95 },
+    filter: { top1: 0.9, recall: 0.966, mrr: 0.95 },
     task: { top1: 0.8, recall: 0.95, mrr: 0.9 },
     model: { top1: 1, recall: 1, mrr: 1 },
   },

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { PublishListingCommand } from '../src/listings/commands/publish-listing/publish-listing.command';
 import { parseListing } from '../src/listings/listing.document';
-import { ProjectionRunner } from '../src/projections/projection-runner.service';
+import { ProjectionWait } from '../src/projections/projection-wait';
 import { RedisConnection } from '../src/redis/redis-connection';
 import { EventStore } from '../src/event-store/event-store.service';
 import { commandsDuring, getJson, RunningService, startService } from './support/harness';
@@ -183,7 +183,7 @@ describe('ranking rules', () => {
       expect((await bus.execute(new PublishListingCommand({ ...listing, sponsored: true }, { actor: 'test' }))).outcome).toBe('revised');
     }
     const last = await service.app.get(EventStore).lastPosition();
-    expect(await service.app.get(ProjectionRunner).waitUntilProjected(last, 10_000)).toBe(true);
+    expect(await service.app.get(ProjectionWait).waitUntilProjected(last, 10_000)).toBe(true);
     const after = await Promise.all(queries.map((q) => search({ q, limit: '10' })));
     expect(after.map(slugs)).toEqual(before.map(slugs));
     expect(after[0].results.find((r: { slug: string }) => r.slug === 'cartesia').sponsored).toBe(true);

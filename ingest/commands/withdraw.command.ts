@@ -1,10 +1,8 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { PROJECTION_WAIT_MS } from '../../src/import/import-catalog.handler';
-import { ProjectionRunner } from '../../src/projections/projection-runner.service';
+import { WithdrawalReport, WithdrawFromDirectoryCommand } from '../../src/import/withdraw-from-directory.command';
 import { EXIT, reportStaleReadModels } from '../exit-codes';
-import { WithdrawErrorEntryCommand } from '../../src/error-reference/commands/withdraw-error-entry/withdraw-error-entry.command';
-import { WithdrawListingCommand } from '../../src/listings/commands/withdraw-listing/withdraw-listing.command';
 
 interface WithdrawOptions {
   actor: string;
@@ -16,18 +14,15 @@ interface WithdrawOptions {
 /** `withdraw <slug>`: take a listing (or, with --error, an error entry) out of the directory. */
 @Command({ name: 'withdraw', arguments: '<id>', description: 'withdraw a listing by slug (or an error entry by id with --error)' })
 export class WithdrawCommand extends CommandRunner {
-  constructor(
-    private readonly commandBus: CommandBus,
-    private readonly projection: ProjectionRunner,
-  ) {
+  constructor(private readonly commandBus: CommandBus) {
     super();
   }
 
   async run([id]: string[], options: WithdrawOptions): Promise<void> {
-    const command = options.error
-      ? new WithdrawErrorEntryCommand(id, options.actor, options.reason ?? null)
-      : new WithdrawListingCommand(id, options.actor, options.reason ?? null, options.replacedBy ?? []);
-    const result = await this.commandBus.execute(command);
+    const kind = options.error ? 'error-entry' : 'listing';
+    const { result, projection, pendingBecause }: WithdrawalReport = await this.commandBus.execute(
+      new WithdrawFromDirectoryCommand(kind, id, options.actor, options.reason ?? null, options.replacedBy ?? [], PROJECTION_WAIT_MS),
+    );
     const what = options.error ? `error entry ${id}` : `listing ${id}`;
     if (result.outcome === 'not-found') {
       console.error(`no ${what} in the directory (never published, or already withdrawn)`);
@@ -44,11 +39,8 @@ export class WithdrawCommand extends CommandRunner {
       process.exitCode = EXIT.conflict;
       return;
     }
-    const projection = await this.projection.ensureProjected(PROJECTION_WAIT_MS);
     console.log(`withdrawn ${what} (version ${result.version})`);
-    if (projection === 'pending') {
-      reportStaleReadModels(`no projector applied the withdrawal within ${PROJECTION_WAIT_MS / 1000} s, and this process could not take over: ${await this.projection.whyNotProjecting()}`);
-    }
+    if (projection === 'pending') reportStaleReadModels(pendingBecause!);
   }
 
   @Option({ flags: '--actor <name>', description: 'who makes the change', defaultValue: process.env.USER ?? 'editor' })

@@ -1,5 +1,6 @@
 import { ApiProblem } from '../http/problem';
-import { decodeChangeCursor, encodeChangeCursor, START_POSITION } from './change-cursor';
+import { START_POSITION } from '../event-store/event-store.service';
+import { decodeChangeCursor, encodeChangeCursor } from './change-cursor';
 
 describe('change feed cursors', () => {
   it('give back the position they were made from', () => {

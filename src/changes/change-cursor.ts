@@ -1,8 +1,5 @@
 import { badRequest } from '../http/problem';
 
-/** Where the feed starts: before the first event of the log. */
-export const START_POSITION = '0-0';
-
 /** Marks the cursor's format, so it can change later without old cursors being misread. */
 const FORMAT = 'c1:';
 /** A stream id of the log: milliseconds and a sequence number, each a 64-bit integer in Redis. */

@@ -3,7 +3,7 @@ import { errorEntryAggregate } from '../error-reference/error-entry.aggregate';
 import type { ErrorEntryDocument } from '../error-reference/error-entry.document';
 import type { StoredEvent } from '../event-store/event-envelope';
 import { comparePositions, EventStore } from '../event-store/event-store.service';
-import { START_POSITION } from './change-cursor';
+import { START_POSITION } from '../event-store/event-store.service';
 import { describeEvent, DescribedChange, meaningOf, needsPrevious } from './change';
 import { listingAggregate } from '../listings/listing.aggregate';
 import type { DocumentAggregate } from '../event-store/document-aggregate';

@@ -2,7 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/app-config';
 import { badRequest } from '../http/problem';
 import { parseLimit, QueryParams, single } from '../http/query-params';
-import { decodeChangeCursor, START_POSITION } from './change-cursor';
+import { START_POSITION } from '../event-store/event-store.service';
+import { decodeChangeCursor } from './change-cursor';
 import { ChangesFeedQuery } from './changes-feed.query';
 import { ListChangesQuery } from './list-changes.query';
 

@@ -103,3 +103,24 @@ describe('settings', () => {
     expect(() => new AppConfig({ HEADERS_TIMEOUT_MS: '5000', REQUEST_TIMEOUT_MS: '2000' })).toThrow(/HEADERS_TIMEOUT_MS: must not be more than REQUEST_TIMEOUT_MS \(2000\), got '5000'/);
   });
 });
+
+describe('renamed settings', () => {
+  it('take the old name, saying it is deprecated; the new name wins when both are set', () => {
+    const config = new AppConfig({ PROJECTOR_WORKERS: '2', SEARCH_CACHE_SIZE: '50' });
+    expect([config.importReadThreads, config.readCacheResponses]).toEqual([2, 50]);
+    expect(config.deprecations).toEqual([
+      'PROJECTOR_WORKERS is deprecated: it is now IMPORT_READ_THREADS (taken as IMPORT_READ_THREADS=2)',
+      'SEARCH_CACHE_SIZE is deprecated: it is now READ_CACHE_RESPONSES (taken as READ_CACHE_RESPONSES=50)',
+    ]);
+    const both = new AppConfig({ PROJECTOR_WORKERS: '2', IMPORT_READ_THREADS: '3' });
+    expect(both.importReadThreads).toBe(3);
+    expect(both.deprecations).toEqual(['PROJECTOR_WORKERS is deprecated: it is now IMPORT_READ_THREADS, which is set and wins']);
+    expect(new AppConfig({}).deprecations).toEqual([]);
+  });
+});
+
+it('refuse a CA file for a plain redis:// URL, and one that cannot be read', () => {
+  expect(() => new AppConfig({ REDIS_TLS_CA: __filename })).toThrow(/REDIS_TLS_CA: is for TLS, but REDIS_URL is not a rediss:\/\/ URL$/m);
+  expect(() => new AppConfig({ REDIS_URL: 'rediss://x:6380', REDIS_TLS_CA: '/no/such/file.pem' })).toThrow(/REDIS_TLS_CA: must be a file this process can read, got '\/no\/such\/file.pem'/);
+  expect(new AppConfig({ REDIS_URL: 'rediss://x:6380', REDIS_TLS_CA: __filename }).redisTlsCa).toBe(__filename);
+});

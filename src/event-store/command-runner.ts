@@ -32,12 +32,13 @@ export interface PublishOptions {
 export const MAX_CONFLICT_RETRIES = 3;
 
 /**
- * Load, decide, append: the loop every command handler runs. A version conflict on append (another
- * writer appended between our read and our write) is retried with fresh state at most
- * MAX_CONFLICT_RETRIES times, then reported as a conflict. Nothing is ever overwritten blindly.
+ * Load, decide, append: the loop every command handler runs (named apart from nest-commander's
+ * CommandRunner, which the ingest commands extend). A version conflict on append (another writer appended
+ * between our read and our write) is retried with fresh state at most MAX_CONFLICT_RETRIES times, then
+ * reported as a conflict. Nothing is ever overwritten blindly.
  */
 @Injectable()
-export class CommandRunner {
+export class DocumentCommands {
   constructor(private readonly store: EventStore) {}
 
   async run<D extends object>(

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { CommandRunner } from './command-runner';
+import { DocumentCommands } from './command-runner';
 import { EventStore } from './event-store.service';
 
-@Module({ providers: [EventStore, CommandRunner], exports: [EventStore, CommandRunner] })
+@Module({ providers: [EventStore, DocumentCommands], exports: [EventStore, DocumentCommands] })
 export class EventStoreModule {}

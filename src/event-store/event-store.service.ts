@@ -101,7 +101,7 @@ export class EventStore {
   async documentsAt<D extends object>(aggregate: DocumentAggregate<D>, ids: string[], position: string): Promise<Map<string, D | null>> {
     const found = new Map<string, D | null>(ids.map((id) => [id, null]));
     // No event is at or before the start: asking Redis about every aggregate would learn nothing.
-    if (position === '0-0' || ids.length === 0) return found;
+    if (position === START_POSITION || ids.length === 0) return found;
     const keys = this.redis.keys;
     const upTo = position === '+' ? `${Number.MAX_SAFE_INTEGER}-0` : position;
     const replies = await Promise.all(
@@ -115,7 +115,7 @@ export class EventStore {
     return found;
   }
 
-  /** Up to `count` events of the global stream strictly after `after` ('0-0' = from the start), up to `upTo` ('+' = the end). */
+  /** Up to `count` events of the global stream strictly after `after` (START_POSITION = from the start), up to `upTo` ('+' = the end). */
   async readAll(after: string, count: number, upTo = '+'): Promise<StoredEvent[]> {
     const entries = (await this.redis.client.xrange(this.redis.keys.events, `(${after}`, upTo, 'COUNT', count)) as Array<
       [string, string[]]
@@ -151,28 +151,23 @@ export class EventStore {
     return reply[0][1].map(([id, fields]) => parseEntry(id, fields));
   }
 
-  /** Position of the newest event, or '0-0' when the store is empty. */
+  /** Position of the newest event, or START_POSITION when the store is empty. */
   async lastPosition(): Promise<string> {
     const entries = (await this.redis.client.xrevrange(this.redis.keys.events, '+', '-', 'COUNT', 1)) as Array<
       [string, string[]]
     >;
-    return entries.length > 0 ? entries[0][0] : '0-0';
+    return entries.length > 0 ? entries[0][0] : START_POSITION;
   }
 
   /** The newest position and the number of events, read together. */
   async head(): Promise<{ position: string; count: number }> {
     const reply = await this.redis.client.multi().xrevrange(this.redis.keys.events, '+', '-', 'COUNT', 1).xlen(this.redis.keys.events).exec();
     const entries = reply![0][1] as Array<[string, string[]]>;
-    return { position: entries.length > 0 ? entries[0][0] : '0-0', count: Number(reply![1][1]) };
+    return { position: entries.length > 0 ? entries[0][0] : START_POSITION, count: Number(reply![1][1]) };
   }
 
   async count(): Promise<number> {
     return this.redis.client.xlen(this.redis.keys.events);
-  }
-
-  /** Current version of every aggregate of a type (aggregate id -> version). */
-  async versionsOf(aggregateType: string): Promise<Map<string, number>> {
-    return (await this.versionsByType()).get(aggregateType) ?? new Map();
   }
 
   /** Current version of every aggregate, by aggregate type, from one read of the versions hash. */
@@ -253,6 +248,9 @@ function eventField(id: string, fields: string[]): string {
   for (let i = 0; i < fields.length; i += 2) if (fields[i] === 'event') return fields[i + 1];
   throw new Error(`event store entry ${id} has no 'event' field`);
 }
+
+/** The position before the first event of the log: the checkpoint of nothing applied, the cursor of the whole feed. */
+export const START_POSITION = '0-0';
 
 /** Compares two stream ids ('ms-seq'); negative when a < b. */
 export function comparePositions(a: string, b: string): number {

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { CategoryCatalog } from '../catalog/category-catalog';
-import { encodeChangeCursor, START_POSITION } from '../changes/change-cursor';
+import { encodeChangeCursor } from '../changes/change-cursor';
+import { START_POSITION } from '../event-store/event-store.service';
 import { ERROR_ENTRY_AGGREGATE, errorEntryAggregate } from '../error-reference/error-entry.aggregate';
 import { comparePositions, EventStore } from '../event-store/event-store.service';
 import { LISTING_AGGREGATE, listingAggregate } from '../listings/listing.aggregate';

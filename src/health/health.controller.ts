@@ -1,5 +1,4 @@
-import { Controller, Get, Res, ServiceUnavailableException } from '@nestjs/common';
-import { HealthCheckService, HealthIndicatorService } from '@nestjs/terminus';
+import { Controller, Get, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { AppConfig } from '../config/app-config';
 import { ApiProblem, sendProblem } from '../http/problem';
@@ -8,6 +7,21 @@ import { storeProblem } from '../read-models/store-watch';
 
 /** Redis must have answered this process's background check within this long. */
 export const REDIS_SILENCE_MS = 5000;
+
+/** One check's outcome: up or down, with its facts (and, when down, a message saying why). */
+type Check = { status: 'up' | 'down'; message?: string } & Record<string, unknown>;
+const up = (facts: Record<string, unknown> = {}): Check => ({ status: 'up', ...facts });
+const down = (message: string, facts: Record<string, unknown> = {}): Check => ({ status: 'down', ...facts, message });
+
+/**
+ * The checks' report: every check in `details`, those up in `info`, those down in `error` (the shape
+ * orchestrators and dashboards read from health endpoints since this service used @nestjs/terminus).
+ */
+function report(checks: Record<string, Check>) {
+  const pick = (status: Check['status']) => Object.fromEntries(Object.entries(checks).filter(([, check]) => check.status === status));
+  const error = pick('down');
+  return { status: Object.keys(error).length === 0 ? ('ok' as const) : ('error' as const), info: pick('up'), error, details: checks };
+}
 
 /**
  * /healthz: the process is up. /readyz: it can serve what the directory holds: Redis answered lately and
@@ -22,65 +36,52 @@ export const REDIS_SILENCE_MS = 5000;
 @Controller()
 export class HealthController {
   constructor(
-    private readonly health: HealthCheckService,
-    private readonly indicator: HealthIndicatorService,
     private readonly readModels: ReadModels,
     private readonly config: AppConfig,
   ) {}
 
   @Get('healthz')
-  async live(@Res() reply: FastifyReply): Promise<FastifyReply> {
-    return reply.header('cache-control', 'no-store').send(await this.health.check([]));
+  live(@Res() reply: FastifyReply): FastifyReply {
+    return reply.header('cache-control', 'no-store').send(report({}));
   }
 
   /** 200 with every check's facts; 503 as a problem document whose `checks` say which failed and why. */
   @Get('readyz')
-  async ready(@Res() reply: FastifyReply): Promise<FastifyReply> {
-    try {
-      return reply.header('cache-control', 'no-store').send(await this.readiness());
-    } catch (error) {
-      if (!(error instanceof ServiceUnavailableException)) throw error;
-      const checks = error.getResponse() as { error?: Record<string, { message?: string }> };
-      const reasons = Object.entries(checks.error ?? {}).map(([name, { message }]) => `${name}: ${message ?? 'down'}`);
-      return sendProblem(reply, '/readyz', new ApiProblem(503, 'not-ready', 'Not ready', `not ready to serve: ${reasons.join('; ')}`, { checks }));
-    }
+  ready(@Res() reply: FastifyReply): FastifyReply {
+    const checks = report(this.readiness());
+    if (checks.status === 'ok') return reply.header('cache-control', 'no-store').send(checks);
+    const reasons = Object.entries(checks.error).map(([name, { message }]) => `${name}: ${message ?? 'down'}`);
+    return sendProblem(reply, '/readyz', new ApiProblem(503, 'not-ready', 'Not ready', `not ready to serve: ${reasons.join('; ')}`, { checks }));
   }
 
-  private readiness() {
+  private readiness(): Record<string, Check> {
     const status = this.readModels.status();
-    return this.health.check([
-      () => {
-        const check = this.indicator.check('redis');
-        const silentMs = Date.now() - status.lastContact;
-        if (status.lastContact === 0) return check.down({ message: 'Redis has not answered yet' });
-        return silentMs <= REDIS_SILENCE_MS ? check.up() : check.down({ message: `no answer from Redis for ${Math.round(silentMs / 1000)} s` });
-      },
-      () => {
-        const check = this.indicator.check('store');
-        const problem = storeProblem(status.store);
-        return problem === null ? check.up() : check.down({ message: problem, since: status.store.since });
-      },
-      () => {
-        const check = this.indicator.check('readModels');
-        return status.generation === null ? check.down({ message: 'no read models yet' }) : check.up();
-      },
-      () => {
-        const check = this.indicator.check('search');
-        return status.searchReady ? check.up() : check.down({ message: 'the search index is loading' });
-      },
-      () => {
-        const check = this.indicator.check('projection');
-        const facts = { lag: status.lag, projectorActive: status.projectorActive };
-        if (!status.failure) {
-          if (status.caughtUp || status.generation === null) return check.up(facts);
-          return check.down({ ...facts, message: `catching up: ${status.lag} events behind the log (ready within ${this.config.readyMaxLag}, READY_MAX_LAG)` });
-        }
-        const { position, error, since, attempts } = status.failure;
-        // An event it cannot apply is named with its reason; any other error (Redis's own, which may name
-        // keys or addresses) only in the log.
-        const reason = position !== null ? error : "a projection step failed; the projector's log has the error";
-        return check.down({ ...facts, message: 'the projection is stuck: changes are not being applied', stuckAt: position, error: reason, since, attempts });
-      },
-    ]);
+    const silentMs = Date.now() - status.lastContact;
+    const problem = storeProblem(status.store);
+    return {
+      redis:
+        status.lastContact === 0
+          ? down('Redis has not answered yet')
+          : silentMs <= REDIS_SILENCE_MS
+            ? up()
+            : down(`no answer from Redis for ${Math.round(silentMs / 1000)} s`),
+      store: problem === null ? up() : down(problem, { since: status.store.since }),
+      readModels: status.generation === null ? down('no read models yet') : up(),
+      search: status.searchReady ? up() : down('the search index is loading'),
+      projection: this.projection(status),
+    };
+  }
+
+  private projection(status: ReturnType<ReadModels['status']>): Check {
+    const facts = { lag: status.lag, projectorActive: status.projectorActive };
+    if (!status.failure) {
+      if (status.caughtUp || status.generation === null) return up(facts);
+      return down(`catching up: ${status.lag} events behind the log (ready within ${this.config.readyMaxLag}, READY_MAX_LAG)`, facts);
+    }
+    const { position, error, since, attempts } = status.failure;
+    // An event it cannot apply is named with its reason; any other error (Redis's own, which may name
+    // keys or addresses) only in the log.
+    const reason = position !== null ? error : "a projection step failed; the projector's log has the error";
+    return down('the projection is stuck: changes are not being applied', { ...facts, stuckAt: position, error: reason, since, attempts });
   }
 }

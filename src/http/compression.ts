@@ -1,3 +1,4 @@
+import Negotiator from 'negotiator';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import type { StoredBody } from '../rendering/stored-body';
 
@@ -45,41 +46,22 @@ export function chooseEncoding(acceptEncoding: string | undefined): Encoding | n
   return encoding;
 }
 
-/** A weight as RFC 9110 writes it: 0 to 1, at most three decimals. */
-const QVALUE = /^(0(\.\d{0,3})?|1(\.0{0,3})?)$/;
+/** Codings offered to `negotiator`, preferred first: x-gzip is gzip (RFC 9110 section 8.4.1.3), offered under both names. */
+const OFFERED = ['br', 'gzip', 'x-gzip'];
+/** negotiator 1.x takes the server's preference for ties as an option, which its published types lack. */
+type EncodingOf = (available: string[], options: { preferred: string[] }) => string | undefined;
 
 /**
- * RFC 9110 section 12.5.3: each listed coding has its weight (1 when none is given; 0 refuses it); `*`
- * gives its weight to the codings not listed; `x-gzip` is gzip; names are case-insensitive. The offered
- * encoding of highest weight above 0 wins, brotli on a tie. An entry whose weight is malformed counts for
- * nothing. (@fastify/accept-negotiator, tried first, let `*` override an explicit `br;q=0`.)
+ * RFC 9110 section 12.5.3, by `negotiator`: each listed coding has its weight (1 when none is given; 0
+ * refuses it), and `*` gives its weight only to the codings not listed; names are case-insensitive. The
+ * offered encoding of highest weight above 0 wins, brotli on a tie. A weight outside RFC 9110's grammar is
+ * read as the number it writes (`q=.5` is 0.5). (@fastify/accept-negotiator, tried first, let `*`
+ * override an explicit `br;q=0`; negotiator does not.)
  */
 export function negotiate(header: string): Encoding | null {
-  const weights = new Map<string, number>();
-  for (const entry of header.split(',')) {
-    const [rawName, ...parameters] = entry.split(';');
-    const name = rawName.trim().toLowerCase();
-    if (name === '') continue;
-    let weight = 1;
-    for (const parameter of parameters) {
-      const [key, value = ''] = parameter.split('=').map((part) => part.trim());
-      if (key.toLowerCase() !== 'q') continue;
-      weight = QVALUE.test(value) ? Number(value) : -1;
-    }
-    if (weight < 0) continue;
-    const coding = name === 'x-gzip' ? 'gzip' : name;
-    weights.set(coding, Math.max(weight, weights.get(coding) ?? 0));
-  }
-  let best: Encoding | null = null;
-  let bestWeight = 0;
-  for (const encoding of ENCODINGS) {
-    const weight = weights.get(encoding) ?? weights.get('*') ?? 0;
-    if (weight > bestWeight) {
-      best = encoding;
-      bestWeight = weight;
-    }
-  }
-  return best;
+  const negotiator = new Negotiator({ headers: { 'accept-encoding': header } });
+  const coding = (negotiator.encoding as unknown as EncodingOf).call(negotiator, OFFERED, { preferred: OFFERED });
+  return coding === 'br' ? 'br' : coding === 'gzip' || coding === 'x-gzip' ? 'gzip' : null;
 }
 
 /** The ETag of a body's compressed form: the weak form of its own tag with the coding added, e.g. W/"abc-br". */

@@ -1,6 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiProblem, closeIfBodyUnread, requestProblem, sendProblem } from './problem';
+import { isStoreUnavailable } from '../redis/redis-errors';
 
 /**
  * Every error that reaches Nest becomes a problem document (registered once, as APP_FILTER). Problems
@@ -58,15 +59,6 @@ function sendJsonRpcError(reply: FastifyReply, code: number, message: string): v
 function clientWentAway(error: unknown): boolean {
   const code = (error as NodeJS.ErrnoException)?.code;
   return code === 'ECONNRESET' || code === 'ECONNABORTED' || (error as Error)?.message === 'aborted';
-}
-
-/** Whether an error says the Redis store cannot be reached (a 503 to retry, not a bug). The MCP server asks too. */
-export function isStoreUnavailable(error: unknown): boolean {
-  const message = (error as Error)?.message ?? String(error);
-  return (
-    (error as Error)?.name === 'MaxRetriesPerRequestError' ||
-    /ECONNREFUSED|connection is closed|max retries per request|ETIMEDOUT|CLUSTERDOWN|LOADING|stream isn't writeable/i.test(message)
-  );
 }
 
 /** The paths where the MCP server answers (see src/mcp/mcp-http.controller.ts). */

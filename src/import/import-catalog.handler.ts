@@ -13,8 +13,8 @@ import { listingAggregate } from '../listings/listing.aggregate';
 import type { ListingDocument } from '../listings/listing.document';
 import type { DocumentAggregate, DocumentEventTypes, RevisedData } from '../event-store/document-aggregate';
 import type { StoredEvent } from '../event-store/event-envelope';
-import { ProjectionRunner } from '../projections/projection-runner.service';
-import { describeRedisError } from '../redis/redis-errors';
+import { ProjectionWait } from '../projections/projection-wait';
+import { describeRedisError, redisFailureOf } from '../redis/redis-errors';
 import { ImportCatalogCommand, ImportItemResult, ImportReport, ImportStoppedError } from './import-catalog.command';
 
 /**
@@ -42,7 +42,7 @@ export class ImportCatalogHandler implements ICommandHandler<ImportCatalogComman
     private readonly commands: CommandBus,
     private readonly store: EventStore,
     private readonly categories: CategoryCatalog,
-    private readonly projection: ProjectionRunner,
+    private readonly projection: ProjectionWait,
     private readonly config: AppConfig,
   ) {}
 
@@ -135,12 +135,7 @@ export class ImportCatalogHandler implements ICommandHandler<ImportCatalogComman
       // Nothing written, but the read models may still lag behind an earlier import that ended with them
       // stale: this one makes sure of them too, so that its success means they show the files.
       if (wrote || (!dryRun && results.length > 0 && !(await this.projection.isCaughtUp()))) {
-        report.projection = await this.projection.ensureProjected(projectionWaitMs, signal);
-        if (report.projection === 'pending') {
-          report.pendingBecause = signal?.aborted
-            ? `the wait for the read models was stopped (${reasonOf(signal.reason)})`
-            : `no projector applied the new events within ${Math.round(projectionWaitMs / 1000)} s, and this process could not take over: ${await this.projection.whyNotProjecting()}`;
-        }
+        Object.assign(report, await this.projection.untilProjected(projectionWaitMs, signal));
       }
     } catch (error) {
       report.projection = 'pending';
@@ -191,7 +186,7 @@ export class ImportCatalogHandler implements ICommandHandler<ImportCatalogComman
   /** Every file read and validated on its own (on worker threads when there are many). */
   private async read(paths: string[]): Promise<{ readings: FileReading[]; problems: ContentProblem[] }> {
     const { files, problems } = collectFiles(paths);
-    const readings = files.length >= BULK_FILES ? await readFilesInParallel(files, this.config.projectorWorkers) : files.map(readContentFile);
+    const readings = files.length >= BULK_FILES ? await readFilesInParallel(files, this.config.importReadThreads) : files.map(readContentFile);
     return { readings, problems };
   }
 
@@ -262,7 +257,7 @@ export async function runPool<T>(jobs: Array<() => Promise<T>>, size: number, si
  * failure may have come after Redis ran the command.
  */
 function neverSent(error: unknown): boolean {
-  return error instanceof Error && error.message.startsWith("Stream isn't writeable");
+  return redisFailureOf(error) === 'not-sent';
 }
 
 /** An error's message (a Redis client's in words, see describeRedisError), or a stop reason, as one line. */

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode, ListResourcesRequestSchema, type CallToolResult, type ListResourcesResult, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
-import { isStoreUnavailable } from '../http/problem.filter';
+import { isStoreUnavailable } from '../redis/redis-errors';
 import { ApiProblem } from '../http/problem';
 import type { StoredBody } from '../rendering/stored-body';
 import { GetToolQuery } from '../tools/detail/get-tool.query';

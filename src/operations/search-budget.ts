@@ -8,7 +8,8 @@ import { RateBudgets, rateLimited, refusalPause } from './rate-budgets';
 /**
  * The second, smaller budget: searches a client may make a minute that the read cache cannot answer
  * (each runs the search engine; an answer from the cache costs next to nothing). The search handler
- * spends it just before it runs a search; past the budget the client gets 429 until its window closes.
+ * spends it before it runs a search or joins the same search under way; past the budget the client gets
+ * 429 until its window closes.
  */
 @Injectable()
 export class SearchBudget {

@@ -2,7 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CompareResponse } from '../contract/responses';
 import { ApiProblem, requestProblem, sendProblem } from '../http/problem';
-import { isStoreUnavailable } from '../http/problem.filter';
+import { isStoreUnavailable } from '../redis/redis-errors';
 import { MESSAGES } from './messages';
 import { prefersHtml } from './negotiation';
 import { langOfPath } from './page-paths';

@@ -83,7 +83,7 @@ export class LivenessProber {
     const slugs = listings.map((listing) => listing.slug);
     const [published, versions, memories] = await Promise.all([
       this.store.documentsAt(livenessAggregate, slugs, '+'),
-      this.store.versionsOf(LIVENESS_AGGREGATE),
+      this.store.versionsByType().then((byType) => byType.get(LIVENESS_AGGREGATE) ?? new Map<string, number>()),
       this.memories(slugs),
     ]);
     const census: Census = {

@@ -1,7 +1,7 @@
 import { foldCatalogEvents } from '../catalog/catalog-events';
 import type { CategoryCatalog } from '../catalog/category-catalog';
 import type { StoredEvent } from '../event-store/event-envelope';
-import type { EventStore } from '../event-store/event-store.service';
+import { EventStore, START_POSITION } from '../event-store/event-store.service';
 import { errorEntryAggregate, ERROR_ENTRY_AGGREGATE } from '../error-reference/error-entry.aggregate';
 import { ErrorEntryDocument, errorEntryId } from '../error-reference/error-entry.document';
 import { listingAggregate, LISTING_AGGREGATE } from '../listings/listing.aggregate';
@@ -17,7 +17,6 @@ import { relatedListings, renderListing } from '../rendering/listing-views';
 
 /** Bump when what the projector writes changes: generations built by another version are rebuilt. */
 export const READ_MODEL_VERSION = '6';
-export const START_POSITION = '0-0';
 /** Documents read from the event store at a time (bounds memory and pipelines). */
 const SHARE = 1000;
 

@@ -2,9 +2,9 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import { CategoryCatalog } from '../catalog/category-catalog';
 import { AppConfig } from '../config/app-config';
 import { UnknownEventTypeError } from '../event-store/document-aggregate';
-import { comparePositions, EventStore } from '../event-store/event-store.service';
+import { EventStore, START_POSITION } from '../event-store/event-store.service';
 import { RedisClient, RedisConnection } from '../redis/redis-connection';
-import { GenerationProjector, READ_MODEL_VERSION, START_POSITION } from './generation-projector';
+import { GenerationProjector, READ_MODEL_VERSION } from './generation-projector';
 import { Generations } from './generations';
 import { ProjectorLease } from './projector-lease';
 import { ReadModelChanges } from './read-model-changes';
@@ -102,10 +102,6 @@ export class ProjectionRunner implements OnApplicationBootstrap, OnApplicationSh
     this.holding = false;
   }
 
-  get isHoldingLease(): boolean {
-    return this.holding;
-  }
-
   /**
    * Projects everything up to the end of the stream in this process, if no other runner holds the lease.
    * Returns false when another runner is active (it will apply the events).
@@ -141,70 +137,6 @@ export class ProjectionRunner implements OnApplicationBootstrap, OnApplicationSh
     const result = this.turn.then(work);
     this.turn = result.catch(() => undefined);
     return result;
-  }
-
-  /**
-   * Makes the read models show everything in the log now: here when no other runner holds the projector
-   * lease, else by waiting for the runner that does; should that runner go away (its lease expires), this
-   * process takes over and projects. 'pending' when neither happened within `timeoutMs`, or once `signal`
-   * fires.
-   */
-  async ensureProjected(timeoutMs: number, signal?: AbortSignal): Promise<'applied' | 'applied-by-service' | 'pending'> {
-    const last = await this.store.lastPosition();
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      if (await this.catchUp()) return 'applied';
-      if (await this.waitUntilProjected(last, Math.min(500, Math.max(0, deadline - Date.now())))) return 'applied-by-service';
-      if (Date.now() >= deadline || signal?.aborted) return 'pending';
-    }
-  }
-
-  /**
-   * Why this process cannot project now, in a sentence: who holds the projector lease and for how much
-   * longer, and the failure the holder recorded, if any.
-   */
-  async whyNotProjecting(): Promise<string> {
-    const keys = this.redis.keys;
-    const [holder, remainingMs, failure] = await Promise.all([
-      this.lease.holder(),
-      this.redis.client.pttl(keys.projectorLease),
-      this.redis.client.get(keys.projectionFailure),
-    ]);
-    const held =
-      holder === null
-        ? 'the projector lease is free now'
-        : `another projector holds the lease (${holder}; it lapses in ${Math.ceil(Math.max(0, remainingMs) / 1000)} s unless renewed)`;
-    if (!failure) return held;
-    const recorded = JSON.parse(failure) as ProjectionFailure;
-    return `${held}; it reports: ${recorded.error} (since ${recorded.since}, ${recorded.attempts} attempt(s))`;
-  }
-
-  /** Whether the live generation has applied every event of the log (an empty log has nothing to apply). */
-  async isCaughtUp(): Promise<boolean> {
-    const last = await this.store.lastPosition();
-    if (last === START_POSITION) return true;
-    const generation = await this.generations.current();
-    if (generation === null) return false;
-    const checkpoint = await this.redis.client.get(this.redis.keys.generation(generation).checkpoint);
-    return checkpoint !== null && comparePositions(checkpoint, last) >= 0;
-  }
-
-  /** Waits until the live generation has applied the event at `position`. */
-  async waitUntilProjected(position: string, timeoutMs: number): Promise<boolean> {
-    const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline) {
-      const generation = await this.generations.current();
-      if (generation !== null) {
-        const checkpoint = await this.redis.client.get(this.redis.keys.generation(generation).checkpoint);
-        if (checkpoint && comparePositions(checkpoint, position) >= 0) {
-          // Callers in this process read right after: this process's readers must show it now.
-          await this.changes.notify(checkpoint);
-          return true;
-        }
-      }
-      await sleep(50);
-    }
-    return false;
   }
 
   /**

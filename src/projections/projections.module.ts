@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { EventStoreModule } from '../event-store/event-store.module';
 import { Generations } from './generations';
 import { PROJECTION_OPTIONS, ProjectionOptions, ProjectionRunner } from './projection-runner.service';
+import { ProjectionWait } from './projection-wait';
 import { ProjectorLease } from './projector-lease';
 import { ReadModelChanges } from './read-model-changes';
 
@@ -17,8 +18,8 @@ export class ProjectionsModule {
       module: ProjectionsModule,
       global: true,
       imports: [EventStoreModule],
-      providers: [{ provide: PROJECTION_OPTIONS, useValue: options }, ProjectionRunner, Generations, ProjectorLease, ReadModelChanges],
-      exports: [ProjectionRunner, Generations, ReadModelChanges],
+      providers: [{ provide: PROJECTION_OPTIONS, useValue: options }, ProjectionRunner, ProjectionWait, Generations, ProjectorLease, ReadModelChanges],
+      exports: [ProjectionRunner, ProjectionWait, Generations, ReadModelChanges],
     };
   }
 }

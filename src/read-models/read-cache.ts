@@ -22,8 +22,8 @@ export interface ReadCacheOptions {
 }
 
 /**
- * What this process keeps of the read models between two changes: details, comparison rows and whole
- * responses, the least recently used going first, bounded in bytes as well as in number. Answers that
+ * What this process keeps of the read models between two changes: details, comparison rows, whole
+ * responses and the values read whole (categories, the error list), the least recently used going first, bounded in bytes as well as in number. Answers that
  * something does not exist (an unknown slug, a search that finds nothing) live in a section of their own,
  * so a stream of made-up slugs or queries cannot push out the entries that are in use.
  *
@@ -37,6 +37,8 @@ export class ReadCache {
   private readonly responses: LRUCache<string, StoredBody> | null;
   private readonly rows: LRUCache<string, string> | null;
   private readonly negative: LRUCache<string, Negative> | null;
+  /** Values read whole (the categories body, the error list), by key. */
+  private readonly wholes = new Map<string, unknown>();
   /** Reads and builds under way, by key: a request that misses while one runs joins it. */
   private readonly underWay = new Map<string, Promise<StoredBody | null>>();
   /** Lookups answered from the cache (negative answers included) and not, since the start (for /metrics). */
@@ -61,6 +63,22 @@ export class ReadCache {
   /** A whole response from the cache, or from `build`; `isEmpty` tells the answers that found nothing. */
   async response(key: string, build: () => Promise<StoredBody>, isEmpty: (body: StoredBody) => boolean = () => false): Promise<StoredBody> {
     return (await this.cached('response', `r:${key}`, this.responses, build, isEmpty))!;
+  }
+
+  /** A whole response if the cache holds it (counted as a hit), without building it. */
+  cachedResponse(key: string): StoredBody | undefined {
+    const found = this.responses?.get(`r:${key}`) ?? (this.negative?.get(`r:${key}`) as StoredBody | undefined);
+    if (found) this.hits.response++;
+    return found;
+  }
+
+  /** A value read whole (the categories body, the error list) from the cache, or from `read`. */
+  async whole<T>(key: string, read: () => Promise<T>): Promise<T> {
+    if (this.wholes.has(key)) return this.wholes.get(key) as T;
+    const epoch = this.epoch;
+    const value = await read();
+    if (epoch === this.epoch && this.options.enabled) this.wholes.set(key, value);
+    return value;
   }
 
   /** Comparison rows (null where no such listing): cached ones, and the others from `read` in one go. */
@@ -90,6 +108,7 @@ export class ReadCache {
     this.responses?.clear();
     this.rows?.clear();
     this.negative?.clear();
+    this.wholes.clear();
     this.underWay.clear();
   }
 

@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { RedisFailure, redisFailureOf } from './redis-errors';
 import { redactUrl, type AppConfig } from '../config/app-config';
 import { connectionOptions } from './create-client';
 
@@ -103,19 +104,28 @@ const UNTRUSTED = new Set([
   'ERR_TLS_CERT_ALTNAME_INVALID',
 ]);
 
+/** What each failure means while waiting for Redis to start, and whether waiting longer can help. */
+const ADVICE: Record<RedisFailure, Look> = {
+  loading: { state: 'loading', detail: 'is loading its data into memory' },
+  'password-needed': { state: 'fatal', detail: 'asks for a password: put it in REDIS_URL (redis://:password@host:port, or redis://user:password@host:port for an ACL user)' },
+  credentials: { state: 'fatal', detail: 'refused the user or password of REDIS_URL' },
+  permission: { state: 'fatal', detail: 'the user of REDIS_URL may not run the commands the directory needs (PING, to begin with)' },
+  refused: { state: 'refused', detail: 'refuses connections (nothing listens there yet)' },
+  'unknown-host': { state: 'unknown-host', detail: 'has a host name that is not known (yet)' },
+  closed: { state: 'closed', detail: 'closed the connection (restarting? if it takes TLS only, use rediss://)' },
+  reset: { state: 'closed', detail: 'closed the connection (restarting? if it takes TLS only, use rediss://)' },
+  'timed-out': { state: 'silent', detail: 'does not accept connections in time' },
+  'no-answer': { state: 'silent', detail: 'takes connections but does not answer (stopped, overloaded, or not speaking the protocol of REDIS_URL)' },
+  'not-sent': { state: 'closed', detail: 'closed the connection (restarting? if it takes TLS only, use rediss://)' },
+  'cluster-down': { state: 'loading', detail: 'is a cluster that cannot serve its keys yet' },
+};
+
 function classify(error: unknown): Look {
-  if (error instanceof SilentError) return { state: 'silent', detail: 'takes connections but does not answer (stopped, overloaded, or not speaking the protocol of REDIS_URL)' };
-  const message = (error as Error)?.message ?? String(error);
+  if (error instanceof SilentError) return ADVICE['no-answer'];
   const code = (error as NodeJS.ErrnoException)?.code ?? '';
-  if (/^LOADING/.test(message)) return { state: 'loading', detail: 'is loading its data into memory' };
-  if (/^NOAUTH/.test(message)) return { state: 'fatal', detail: 'asks for a password: put it in REDIS_URL (redis://:password@host:port, or redis://user:password@host:port for an ACL user)' };
-  if (/^WRONGPASS|invalid (username-)?password/i.test(message)) return { state: 'fatal', detail: 'refused the user or password of REDIS_URL' };
-  if (/^NOPERM/.test(message)) return { state: 'fatal', detail: 'the user of REDIS_URL may not run the commands the directory needs (PING, to begin with)' };
   if (UNTRUSTED.has(code)) return { state: 'fatal', detail: `its TLS certificate is not trusted (${code.toLowerCase().replaceAll('_', ' ')}): set REDIS_TLS_CA to the PEM file of the authority that signed it` };
   if (code === 'EPROTO' || code.startsWith('ERR_SSL')) return { state: 'fatal', detail: 'does not speak TLS there: use redis:// for a plain port, or its TLS port' };
-  if (code === 'ECONNREFUSED') return { state: 'refused', detail: 'refuses connections (nothing listens there yet)' };
-  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return { state: 'unknown-host', detail: 'has a host name that is not known (yet)' };
-  if (code === 'ECONNRESET' || /Connection is closed/.test(message)) return { state: 'closed', detail: 'closed the connection (restarting? if it takes TLS only, use rediss://)' };
-  if (code === 'ETIMEDOUT') return { state: 'silent', detail: 'does not accept connections in time' };
-  return { state: 'other', detail: `cannot be used: ${message.split('\n')[0]}` };
+  const failure = redisFailureOf(error);
+  if (failure) return ADVICE[failure];
+  return { state: 'other', detail: `cannot be used: ${((error as Error)?.message ?? String(error)).split('\n')[0]}` };
 }

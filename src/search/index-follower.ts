@@ -1,7 +1,7 @@
 import { foldCatalogEvents } from '../catalog/catalog-events';
 import type { CategoryCatalog } from '../catalog/category-catalog';
 import type { Liveness } from '../contract/liveness';
-import { comparePositions, EventStore } from '../event-store/event-store.service';
+import { comparePositions, EventStore, START_POSITION } from '../event-store/event-store.service';
 import { listingAggregate } from '../listings/listing.aggregate';
 import { renderSummary } from '../rendering/listing-views';
 import { IndexedListing, SearchIndex } from './search-index';
@@ -17,7 +17,7 @@ const PAGE = 1000;
  */
 export class IndexFollower {
   private index = new SearchIndex();
-  private at = '0-0';
+  private at = START_POSITION;
   /** Each listing's liveness as published (its summary shows it; the live= filter reads it). */
   private liveness = new Map<string, Liveness>();
   /** The `upTo` of the last catch-up that finished (undefined: none yet). */
@@ -57,12 +57,12 @@ export class IndexFollower {
   }
 
   private async run(upTo: string | null): Promise<void> {
-    if (upTo === null || upTo === '0-0') {
-      if (this.at !== '0-0') this.reset();
+    if (upTo === null || upTo === START_POSITION) {
+      if (this.at !== START_POSITION) this.reset();
       this.reached = upTo;
       return;
     }
-    if (this.at !== '0-0' && (comparePositions(upTo, this.at) < 0 || !(await this.store.has(this.at)))) this.reset();
+    if (this.at !== START_POSITION && (comparePositions(upTo, this.at) < 0 || !(await this.store.has(this.at)))) this.reset();
     while (comparePositions(this.at, upTo) < 0) {
       const events = await this.store.readAll(this.at, PAGE, upTo);
       if (events.length === 0) break;
@@ -92,6 +92,6 @@ export class IndexFollower {
   private reset(): void {
     this.index = new SearchIndex();
     this.liveness = new Map();
-    this.at = '0-0';
+    this.at = START_POSITION;
   }
 }

@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import { Command, CommandBus } from '@nestjs/cqrs';
 import { EventStore } from '../../src/event-store/event-store.service';
-import { ProjectionRunner } from '../../src/projections/projection-runner.service';
+import { ProjectionWait } from '../../src/projections/projection-wait';
 import { createApp } from '../../src/bootstrap';
 import { AppConfig } from '../../src/config/app-config';
 import { ImportCatalogCommand, ImportOptions, ImportReport } from '../../src/import/import-catalog.command';
@@ -69,7 +69,7 @@ export async function startService(label: string, overrides: Record<string, stri
     ingest: (paths, actor = 'test', options = {}) => app.get(CommandBus).execute(new ImportCatalogCommand(paths, actor, false, options)),
     command: async (command) => {
       const result = await app.get(CommandBus).execute(command);
-      const projected = await app.get(ProjectionRunner).waitUntilProjected(await app.get(EventStore).lastPosition(), 30_000);
+      const projected = await app.get(ProjectionWait).waitUntilProjected(await app.get(EventStore).lastPosition(), 30_000);
       if (!projected) throw new Error('the read models did not show the change within 30 s');
       return result;
     },

@@ -1,15 +1,18 @@
 import { createConnection, createServer, Server, Socket } from 'node:net';
 
 /**
- * A TCP proxy in front of Redis whose replies can be held back (`delayMs`), to make Redis slow for one
- * service without slowing the Redis every other test shares. Order is kept: a chunk never overtakes the
- * one before it.
+ * A TCP proxy in front of Redis whose replies can be held back (from `hold()` until `release()`), to make
+ * Redis slow for one service without slowing the Redis every other test shares. Order is kept: a reply
+ * never overtakes the one before it. `sent(pattern)` resolves when the
+ * service sends Redis a command whose bytes match, so a test waits for the request it made to reach
+ * Redis rather than for a time.
  */
 export class SlowProxy {
-  delayMs = 0;
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
-  private readonly held = new Set<NodeJS.Timeout>();
+  /** Replies held until release(), in order, with the socket each goes to; null while not holding. */
+  private heldReplies: Array<[Socket, Buffer]> | null = null;
+  private readonly watchers: Array<{ pattern: RegExp; resolve: () => void }> = [];
 
   constructor(
     private readonly targetHost: string,
@@ -21,16 +24,21 @@ export class SlowProxy {
     this.server = createServer((client) => {
       const upstream = createConnection(this.targetPort, this.targetHost);
       this.sockets.add(client).add(upstream);
-      let last = 0;
-      client.on('data', (chunk) => upstream.write(chunk));
+      client.on('data', (chunk) => {
+        upstream.write(chunk);
+        const text = chunk.toString('latin1');
+        for (const watcher of [...this.watchers]) {
+          if (!watcher.pattern.test(text)) continue;
+          this.watchers.splice(this.watchers.indexOf(watcher), 1);
+          watcher.resolve();
+        }
+      });
       upstream.on('data', (chunk) => {
-        const at = Math.max(Date.now() + this.delayMs, last);
-        last = at;
-        const timer = setTimeout(() => {
-          this.held.delete(timer);
-          if (client.writable) client.write(chunk);
-        }, at - Date.now());
-        this.held.add(timer);
+        if (this.heldReplies) {
+          this.heldReplies.push([client, chunk]);
+          return;
+        }
+        if (client.writable) client.write(chunk);
       });
       const close = () => {
         client.destroy();
@@ -45,8 +53,25 @@ export class SlowProxy {
     return `redis://127.0.0.1:${(this.server!.address() as { port: number }).port}`;
   }
 
+  /** Holds every reply from now on until release(). */
+  hold(): void {
+    this.heldReplies ??= [];
+  }
+
+  /** Sends the replies held, in order, and stops holding. */
+  release(): void {
+    const replies = this.heldReplies ?? [];
+    this.heldReplies = null;
+    for (const [client, chunk] of replies) if (client.writable) client.write(chunk);
+  }
+
+  /** Resolves when the service next sends Redis a command whose bytes match `pattern` (a key name, say). */
+  sent(pattern: RegExp): Promise<void> {
+    return new Promise((resolve) => this.watchers.push({ pattern, resolve }));
+  }
+
   async stop(): Promise<void> {
-    for (const timer of this.held) clearTimeout(timer);
+    this.heldReplies = null;
     for (const socket of this.sockets) socket.destroy();
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }

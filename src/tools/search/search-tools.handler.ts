@@ -1,6 +1,5 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { performance } from 'node:perf_hooks';
-import { ApiProblem } from '../../http/problem';
 import { Metrics } from '../../operations/metrics';
 import { SearchBudget } from '../../operations/search-budget';
 import { ReadModels } from '../../read-models/read-models.service';
@@ -13,7 +12,8 @@ import { SearchToolsQuery } from './search-tools.query';
 /**
  * Runs a search on this process's search index and builds the response, kept in the read cache under its
  * canonical URL until the catalog changes. A search the cache cannot answer spends from the client's
- * search budget first (429 past it), and its time is measured.
+ * search budget first (429 past it), before it runs the search or joins the same search under way, and
+ * its time is measured.
  */
 @QueryHandler(SearchToolsQuery)
 export class SearchToolsHandler implements IQueryHandler<SearchToolsQuery, StoredBody> {
@@ -24,30 +24,25 @@ export class SearchToolsHandler implements IQueryHandler<SearchToolsQuery, Store
   ) {}
 
   async execute(query: SearchToolsQuery): Promise<StoredBody> {
+    const cached = this.readModels.cachedResponse(query.url);
+    if (cached) return cached;
+    // Spent before the search is run or joined: each client asking pays for itself, and one client's
+    // refusal is never another's.
+    await this.budget.spend(query.client);
     let found = 0;
-    let ranHere = false;
-    try {
-      return await this.readModels.response(
-        query.url,
-        async () => {
-          ranHere = true;
-          await this.budget.spend(query.client);
-          const index = await this.readModels.searchIndex();
-          const started = performance.now();
-          const answer = index.search(query.q, query.filters, { limit: query.limit, offset: query.offset });
-          found = answer.total;
-          const body = storedBody(this.body(query, answer));
-          this.metrics.search((performance.now() - started) / 1000);
-          return body;
-        },
-        () => found === 0,
-      );
-    } catch (error) {
-      // The same search asked at once by several clients runs once, for the first: its refusal (that
-      // client's budget spent) is not the others'. They ask again, each spending its own.
-      if (!ranHere && error instanceof ApiProblem && error.status === 429) return this.execute(query);
-      throw error;
-    }
+    return this.readModels.response(
+      query.url,
+      async () => {
+        const index = await this.readModels.searchIndex();
+        const started = performance.now();
+        const answer = index.search(query.q, query.filters, { limit: query.limit, offset: query.offset });
+        found = answer.total;
+        const body = storedBody(this.body(query, answer));
+        this.metrics.search((performance.now() - started) / 1000);
+        return body;
+      },
+      () => found === 0,
+    );
   }
 
   private body(query: SearchToolsQuery, found: SearchAnswer): string {

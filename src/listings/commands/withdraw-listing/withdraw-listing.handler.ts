@@ -1,13 +1,13 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { EventStore } from '../../../event-store/event-store.service';
-import { CommandResult, CommandRunner } from '../../../event-store/command-runner';
+import { CommandResult, DocumentCommands } from '../../../event-store/command-runner';
 import { listingAggregate } from '../../listing.aggregate';
 import { WithdrawListingCommand } from './withdraw-listing.command';
 
 @CommandHandler(WithdrawListingCommand)
 export class WithdrawListingHandler implements ICommandHandler<WithdrawListingCommand, CommandResult> {
   constructor(
-    private readonly runner: CommandRunner,
+    private readonly runner: DocumentCommands,
     private readonly store: EventStore,
   ) {}
 

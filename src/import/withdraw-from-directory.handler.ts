@@ -1,0 +1,22 @@
+import { CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { WithdrawErrorEntryCommand } from '../error-reference/commands/withdraw-error-entry/withdraw-error-entry.command';
+import type { CommandResult } from '../event-store/command-runner';
+import { WithdrawListingCommand } from '../listings/commands/withdraw-listing/withdraw-listing.command';
+import { ProjectionWait } from '../projections/projection-wait';
+import { WithdrawalReport, WithdrawFromDirectoryCommand } from './withdraw-from-directory.command';
+
+@CommandHandler(WithdrawFromDirectoryCommand)
+export class WithdrawFromDirectoryHandler implements ICommandHandler<WithdrawFromDirectoryCommand, WithdrawalReport> {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly projection: ProjectionWait,
+  ) {}
+
+  async execute({ kind, id, actor, reason, replacedBy, projectionWaitMs }: WithdrawFromDirectoryCommand): Promise<WithdrawalReport> {
+    const result: CommandResult = await this.commands.execute(
+      kind === 'error-entry' ? new WithdrawErrorEntryCommand(id, actor, reason) : new WithdrawListingCommand(id, actor, reason, replacedBy),
+    );
+    if (result.outcome !== 'withdrawn') return { result, projection: 'not-needed' };
+    return { result, ...(await this.projection.untilProjected(projectionWaitMs)) };
+  }
+}
