@@ -5,7 +5,7 @@ import { Redis } from 'ioredis';
 import { clientKey } from '../src/operations/client-address';
 import { RateBudgets, rateLimitHeaders } from '../src/operations/rate-budgets';
 import type { RedisConnection } from '../src/redis/redis-connection';
-import type { LoadResult } from './lib/load';
+import { LoadResult, loadResult } from './lib/load';
 import { freePort, httpAnswers, start, startRedis, stop, waitFor } from './lib/processes';
 
 /**
@@ -81,15 +81,7 @@ async function loadFromClients(url: string, clients: string[], connections: numb
     pipelining: 1,
     requests: clients.map((client) => ({ method: 'GET', path: '/api/v1/tools/openai', headers: { 'x-forwarded-for': client } })),
   });
-  return {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
-    requests: result.requests.total,
-    bytes: result.requests.total > 0 ? result.throughput.total / result.requests.total : 0,
-  };
+  return loadResult(result);
 }
 
 if (process.argv[2] === 'serve') void serve(process.argv[3] as Variant, Number(process.argv[4]), process.argv[5]);

@@ -24,6 +24,11 @@ export async function load(baseUrl: string, paths: string[], connections: number
     headers,
     requests: paths.map((path) => ({ method: 'GET', path })),
   });
+  return loadResult(result);
+}
+
+/** What the benchmarks keep of an autocannon run. */
+export function loadResult(result: autocannon.Result): LoadResult {
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
