@@ -19,6 +19,8 @@ export const UNLIMITED_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
 @Injectable()
 export class RequestBudget {
   readonly limit: number;
+  /** How a refusal is answered where a problem document is not the answer (the pages'); see answerRefusalsWith. */
+  private refusalAnswer: ((request: FastifyRequest, reply: FastifyReply, problem: ApiProblem) => boolean) | null = null;
 
   constructor(
     private readonly budgets: RateBudgets,
@@ -34,8 +36,18 @@ export class RequestBudget {
     return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | void> => {
       if (UNLIMITED_ROUTES.has(request.routeOptions.url as string)) return;
       const refused = await this.spend(request, reply);
-      if (refused) return sendProblem(reply, request.url, refused);
+      if (!refused) return;
+      if (this.refusalAnswer?.(request, reply, refused)) return reply;
+      return sendProblem(reply, request.url, refused);
     };
+  }
+
+  /**
+   * Lets a way in answer its own refusals (the pages answer a browser with a page): `answer` returns
+   * true when it sent the answer, false to leave it to the problem document.
+   */
+  answerRefusalsWith(answer: (request: FastifyRequest, reply: FastifyReply, problem: ApiProblem) => boolean): void {
+    this.refusalAnswer = answer;
   }
 
   /**

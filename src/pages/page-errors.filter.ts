@@ -58,18 +58,7 @@ export class PageErrorFilter implements ExceptionFilter {
       sendProblem(reply, request.url, problem);
       return;
     }
-    const lang = langOfPath(request.url);
-    const extra = problem.extra as { slug?: string; gone?: 'withdrawn' | 'retired'; since?: string | null; reason?: string | null; replacedBy?: string[] };
-    const gone: CompareResponse['gone'][number] | null =
-      problem.status === 410 && extra.slug && extra.gone
-        ? { slug: extra.slug, status: extra.gone, since: extra.since ?? null, reason: extra.reason ?? null, replacedBy: extra.replacedBy ?? [] }
-        : null;
-    const missingSlug = problem.status === 404 && typeof extra.slug === 'string' ? extra.slug : null;
-    const path = request.url.replace(/^\/zh(?=\/|$)/, '') || '/';
-    const html = renderDocument(ErrorPage({ ctx: pageContext(lang, path, ''), status: problem.status, detail: problem.detail, gone, missingSlug }));
-    reply.code(problem.status).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').header('content-security-policy', PAGE_CSP);
-    for (const name in problem.headers) reply.header(name, problem.headers[name]);
-    void reply.send(html);
+    sendErrorPage(request, reply, problem);
   }
 
   /** The problem an error stands for (as the JSON API's filter reads it); null for a client that went away. */
@@ -86,4 +75,23 @@ export class PageErrorFilter implements ExceptionFilter {
     this.logger.error(`unexpected error on ${request.method} ${request.url}: ${(error as Error)?.stack ?? message}`);
     return new ApiProblem(500, 'internal', 'Internal error', MESSAGES.en.internalText);
   }
+}
+
+/**
+ * A problem as a page in the site's style, in the page's language, with the problem's status and headers
+ * (Retry-After on a 429), never cached.
+ */
+export function sendErrorPage(request: FastifyRequest, reply: FastifyReply, problem: ApiProblem): void {
+  const lang = langOfPath(request.url);
+  const extra = problem.extra as { slug?: string; gone?: 'withdrawn' | 'retired'; since?: string | null; reason?: string | null; replacedBy?: string[] };
+  const gone: CompareResponse['gone'][number] | null =
+    problem.status === 410 && extra.slug && extra.gone
+      ? { slug: extra.slug, status: extra.gone, since: extra.since ?? null, reason: extra.reason ?? null, replacedBy: extra.replacedBy ?? [] }
+      : null;
+  const missingSlug = problem.status === 404 && typeof extra.slug === 'string' ? extra.slug : null;
+  const path = request.url.replace(/^\/zh(?=\/|$)/, '') || '/';
+  const html = renderDocument(ErrorPage({ ctx: pageContext(lang, path, ''), status: problem.status, detail: problem.detail, gone, missingSlug }));
+  reply.code(problem.status).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').header('content-security-policy', PAGE_CSP);
+  for (const name in problem.headers) reply.header(name, problem.headers[name]);
+  void reply.send(html);
 }

@@ -21,6 +21,12 @@ export const PAGE_PATHS = {
   category: (slug: string) => `/categories/${encodeURIComponent(slug)}`,
 };
 
+/** Whether a request's path is one of the pages (in either language), not a JSON route or a file. */
+export function isPagePath(url: string): boolean {
+  const path = url.split('?')[0].replace(/^\/zh(?=\/|$)/, '') || '/';
+  return /^\/(?:|search|compare|errors|changes|apis\/[^/]+|categories\/[^/]+)\/?$/.test(path);
+}
+
 /** The language of a request's path: `/zh` and everything under `/zh/` is Chinese. */
 export function langOfPath(url: string): Lang {
   const path = url.split('?')[0];

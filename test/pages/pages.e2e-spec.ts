@@ -172,6 +172,31 @@ describe('errors as pages', () => {
     expect(html).not.toContain('rel="alternate" hreflang');
   });
 
+  it('answers a browser past its request budget with a 429 page, Retry-After kept; an agent and a JSON route with the problem document', async () => {
+    const limited = await startService('pages-429', { RATE_LIMIT_PER_MINUTE: '1' });
+    try {
+      const at = (path: string, accept: string) => fetch(`${limited.baseUrl}${path}`, { headers: { accept }, redirect: 'manual' });
+      expect((await at('/healthz', BROWSER)).status).toBe(200);
+      // The one request of the minute goes through; the next are refused.
+      expect((await at('/api/v1/tools/categories', 'application/json')).status).not.toBe(429);
+      const page = await at('/zh/apis/openai', BROWSER);
+      expect(page.status).toBe(429);
+      expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(Number(page.headers.get('retry-after'))).toBeGreaterThan(0);
+      const html = await page.text();
+      expect(html).toContain('<html lang="zh-Hans">');
+      expect(html).toContain('429');
+      const agent = await at('/apis/openai', '*/*');
+      expect(agent.status).toBe(429);
+      expect(agent.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+      const json = await at('/api/v1/tools/openai', BROWSER);
+      expect(json.status).toBe(429);
+      expect(json.headers.get('content-type')).toBe('application/problem+json; charset=utf-8');
+    } finally {
+      await limited.close();
+    }
+  }, 30_000);
+
   it('answers a withdrawn listing 410, naming when, why and its successor', async () => {
     const answer = await get('/apis/cartesia');
     expect(answer.status).toBe(410);
