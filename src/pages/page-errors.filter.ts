@@ -5,7 +5,7 @@ import { ApiProblem, requestProblem, sendProblem } from '../http/problem';
 import { isStoreUnavailable } from '../redis/redis-errors';
 import { MESSAGES } from './messages';
 import { prefersHtml } from './negotiation';
-import { langOfPath } from './page-paths';
+import { langOfPath, withoutLang } from './page-paths';
 import { ErrorPage } from './views/error-page';
 import { pageContext, renderDocument } from './views/layout';
 
@@ -89,7 +89,7 @@ export function sendErrorPage(request: FastifyRequest, reply: FastifyReply, prob
       ? { slug: extra.slug, status: extra.gone, since: extra.since ?? null, reason: extra.reason ?? null, replacedBy: extra.replacedBy ?? [] }
       : null;
   const missingSlug = problem.status === 404 && typeof extra.slug === 'string' ? extra.slug : null;
-  const path = request.url.replace(/^\/zh(?=\/|$)/, '') || '/';
+  const path = withoutLang(request.url);
   const html = renderDocument(ErrorPage({ ctx: pageContext(lang, path, ''), status: problem.status, detail: problem.detail, gone, missingSlug }));
   reply.code(problem.status).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').header('content-security-policy', PAGE_CSP);
   for (const name in problem.headers) reply.header(name, problem.headers[name]);

@@ -21,9 +21,14 @@ export const PAGE_PATHS = {
   category: (slug: string) => `/categories/${encodeURIComponent(slug)}`,
 };
 
+/** A request's path and query without its language prefix (`/zh/apis/x` → `/apis/x`, `/zh` → `/`). */
+export function withoutLang(url: string): string {
+  return url.replace(/^\/zh(?=\/|$)/, '') || '/';
+}
+
 /** Whether a request's path is one of the pages (in either language), not a JSON route or a file. */
 export function isPagePath(url: string): boolean {
-  const path = url.split('?')[0].replace(/^\/zh(?=\/|$)/, '') || '/';
+  const path = withoutLang(url.split('?')[0]);
   return /^\/(?:|search|compare|errors|changes|apis\/[^/]+|categories\/[^/]+)\/?$/.test(path);
 }
 
