@@ -1,15 +1,15 @@
 import { LIVE_FILTER_VALUES, LiveFilterValue } from '../contract/liveness';
 import { badRequest } from '../http/problem';
 import { MAX_LIMIT, parseLimit, QueryParams, single } from '../http/query-params';
-import { decodeCursor } from '../tools/paging-cursor';
-import { ListLivenessQuery, LivenessPosition } from './list-liveness.query';
+import { browsePositionOf } from '../http/paging-cursor';
+import { ListLivenessQuery } from './list-liveness.query';
 
 /** The parameters of GET /api/v1/liveness: `state` (a listing state or unchecked), `limit` (default 100), `cursor`. */
 export function listLivenessQueryOf(params: QueryParams): ListLivenessQuery {
   const state = parseState(single(params, 'state'));
   const first = new ListLivenessQuery(state, parseLimit(single(params, 'limit'), MAX_LIMIT));
   const cursor = single(params, 'cursor')?.trim() || null;
-  const after = decodeCursor<LivenessPosition>(cursor ?? undefined, first.request, { p: 'number', s: 'string' });
+  const after = browsePositionOf(cursor, first.request);
   return after ? new ListLivenessQuery(state, first.limit, after, cursor) : first;
 }
 

@@ -4,7 +4,7 @@ import type { ToolSummary } from '../contract/listing-views';
 import { ReadModels } from '../read-models/read-models.service';
 import { API_PREFIX } from '../rendering/listing-views';
 import { storedBody, StoredBody } from '../rendering/stored-body';
-import { encodeCursor } from '../tools/paging-cursor';
+import { browseCursor } from '../http/paging-cursor';
 import { ListLivenessQuery } from './list-liveness.query';
 
 /**
@@ -19,9 +19,8 @@ export class ListLivenessHandler implements IQueryHandler<ListLivenessQuery, Sto
   execute(query: ListLivenessQuery): Promise<StoredBody> {
     return this.readModels.response(query.url, async () => {
       const index = await this.readModels.searchIndex();
-      const after = query.after ? { popularity: query.after.p, slug: query.after.s } : undefined;
-      const page = index.browse({ ...NO_FILTERS, live: query.state }, { limit: query.limit, after });
-      const nextCursor = page.next ? encodeCursor({ p: page.next.popularity, s: page.next.slug }, query.request) : null;
+      const page = index.browse({ ...NO_FILTERS, live: query.state }, { limit: query.limit, after: query.after ?? undefined });
+      const nextCursor = page.next ? browseCursor(page.next, query.request) : null;
       const listings = page.listings.map(({ summary }) => {
         const { slug, name, liveness } = JSON.parse(summary) as ToolSummary;
         return { slug, name, liveness };

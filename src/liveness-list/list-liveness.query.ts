@@ -2,16 +2,15 @@ import { Query } from '@nestjs/cqrs';
 import type { LiveFilterValue } from '../contract/liveness';
 import { API_PREFIX } from '../rendering/listing-views';
 import type { StoredBody } from '../rendering/stored-body';
-
-/** Where a page starts: after the listing of this popularity and slug (the browse order). */
-export type LivenessPosition = { p: number; s: string };
+import type { BrowsePosition } from '../search/search-index';
 
 /** GET /api/v1/liveness: each listing's liveness, most popular first, narrowed to one state, a page at a time. */
 export class ListLivenessQuery extends Query<StoredBody> {
   constructor(
     readonly state: LiveFilterValue | null,
     readonly limit: number,
-    readonly after: LivenessPosition | null = null,
+    /** Where the page starts: after this listing of the browse order. */
+    readonly after: BrowsePosition | null = null,
     readonly cursor: string | null = null,
   ) {
     super();

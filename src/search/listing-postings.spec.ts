@@ -22,7 +22,7 @@ function reference(listing: ListingDocument, category: Category | undefined): Ma
     if (terms.length === 0) return;
     const counts = new Map<string, number>();
     for (const term of [...terms, ...(whole ? [] : joinedTerms(texts[field.name]))]) counts.set(term, (counts.get(term) ?? 0) + 1);
-    const norm = 1 - field.b + (field.b * terms.length) / field.averageLength;
+    const norm = 1 - field.lengthNormalisation + (field.lengthNormalisation * terms.length) / field.averageLength;
     for (const [term, count] of counts) {
       const entry = weighted.get(term) ?? { tf: 0, mask: 0 };
       entry.tf += (field.weight * (1 + Math.log(count))) / norm;

@@ -48,7 +48,7 @@ export class PostingScorer {
         }
         // The length a field is normalised by counts its words only: the joined forms of punctuated
         // names (see joinedTerms) are extra ways to meet them, not more text.
-        const norm = 1 - field.b + (field.b * terms.length) / field.averageLength;
+        const norm = 1 - field.lengthNormalisation + (field.lengthNormalisation * terms.length) / field.averageLength;
         for (const number of fieldTerms) {
           const count = this.counts[number];
           this.counts[number] = 0;

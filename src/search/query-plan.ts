@@ -34,24 +34,24 @@ export function planQuery(clauses: Clause[], lists: PostingLists, listings: numb
 
 function expand(spec: TermSpec, lists: PostingLists, listings: number, corrections: { left: number }): TermPlan {
   const idfOf = (n: number) => Math.log(1 + (listings - n + 0.5) / (n + 0.5));
-  const exactPostings = lists.of(spec.t).docs.length;
+  const exactPostings = lists.of(spec.text).docs.length;
   const expansions: Expansion[] = [];
   const add = (text: string, kind: Expansion['kind'], quality: number, idf?: number) => {
     const list = lists.of(text);
     if (list.docs.length > 0) expansions.push({ text, kind, factor: quality * (idf ?? idfOf(list.docs.length)), list });
   };
-  add(spec.t, 'exact', 1);
-  if (spec.p === 1) {
+  add(spec.text, 'exact', 1);
+  if (spec.prefix) {
     // Completions of a word that is itself indexed are weighed with that word's idf, so a rare
     // completion ("apiv3") cannot outrank the word the user typed ("api").
     const damp = exactPostings > 0 ? 0.5 : 1;
     const idf = exactPostings > 0 ? idfOf(exactPostings) : undefined;
-    for (const text of lists.completions(spec.t, PREFIX_COMPLETIONS)) {
-      if (text !== spec.t) add(text, 'prefix', (PREFIX_QUALITY * damp * spec.t.length) / text.length, idf);
+    for (const text of lists.completions(spec.text, PREFIX_COMPLETIONS)) {
+      if (text !== spec.text) add(text, 'prefix', (PREFIX_QUALITY * damp * spec.text.length) / text.length, idf);
     }
   }
-  if (spec.f > 0 && exactPostings === 0 && corrections.left-- > 0) {
-    for (const { term, edits } of lists.withinEdits(spec.t, spec.f)) {
+  if (spec.maxEdits > 0 && exactPostings === 0 && corrections.left-- > 0) {
+    for (const { term, edits } of lists.withinEdits(spec.text, spec.maxEdits)) {
       if (!expansions.some((e) => e.text === term)) add(term, 'fuzzy', FUZZY_QUALITY[edits]);
     }
   }

@@ -76,7 +76,7 @@ export function scoreRows(clauses: Clause[], plan: QueryPlan, work: WorkingArray
         for (let i = 0; i < kept; i++) termValue[survivors[i]] = 0;
         [candidates, survivors, count] = [survivors, candidates, kept];
       }
-      const weight = clauses[c].alts[a].w / terms.length;
+      const weight = clauses[c].alts[a].weight / terms.length;
       for (let i = 0; i < count; i++) {
         const doc = candidates[i];
         const value = sum[doc] * weight;

@@ -13,7 +13,7 @@ export interface SearchField {
   name: (typeof MATCHABLE_FIELDS)[number];
   weight: number;
   /** Length normalisation (0 = none): long descriptions do not win just by repeating words. */
-  b: number;
+  lengthNormalisation: number;
   /** Typical length in terms, for the normalisation. */
   averageLength: number;
   /** Index single Chinese characters too (short fields), so a one-character query finds names and categories. */
@@ -21,18 +21,18 @@ export interface SearchField {
 }
 
 export const SEARCH_FIELDS: SearchField[] = [
-  { name: 'name', weight: 10, b: 0, averageLength: 3, singleCharacters: true },
-  { name: 'nameCn', weight: 10, b: 0, averageLength: 8, singleCharacters: true },
-  { name: 'aliases', weight: 10, b: 0, averageLength: 6, singleCharacters: true },
-  { name: 'tags', weight: 5, b: 0.3, averageLength: 8, singleCharacters: true },
-  { name: 'category', weight: 4, b: 0, averageLength: 6, singleCharacters: true },
-  { name: 'description', weight: 2, b: 0.5, averageLength: 16, singleCharacters: false },
-  { name: 'descriptionCn', weight: 2, b: 0.5, averageLength: 35, singleCharacters: false },
-  { name: 'features', weight: 1, b: 0.5, averageLength: 40, singleCharacters: false },
-  { name: 'pricing', weight: 1, b: 0.5, averageLength: 30, singleCharacters: false },
+  { name: 'name', weight: 10, lengthNormalisation: 0, averageLength: 3, singleCharacters: true },
+  { name: 'nameCn', weight: 10, lengthNormalisation: 0, averageLength: 8, singleCharacters: true },
+  { name: 'aliases', weight: 10, lengthNormalisation: 0, averageLength: 6, singleCharacters: true },
+  { name: 'tags', weight: 5, lengthNormalisation: 0.3, averageLength: 8, singleCharacters: true },
+  { name: 'category', weight: 4, lengthNormalisation: 0, averageLength: 6, singleCharacters: true },
+  { name: 'description', weight: 2, lengthNormalisation: 0.5, averageLength: 16, singleCharacters: false },
+  { name: 'descriptionCn', weight: 2, lengthNormalisation: 0.5, averageLength: 35, singleCharacters: false },
+  { name: 'features', weight: 1, lengthNormalisation: 0.5, averageLength: 40, singleCharacters: false },
+  { name: 'pricing', weight: 1, lengthNormalisation: 0.5, averageLength: 30, singleCharacters: false },
   // The ids and names of the models the API serves, each whole (gpt-6-luna as gpt6luna): a model is asked
   // for by its id, and its name's words (flash, turbo, mini) are not the listing's.
-  { name: 'models', weight: 8, b: 0, averageLength: 10, singleCharacters: false },
+  { name: 'models', weight: 8, lengthNormalisation: 0, averageLength: 10, singleCharacters: false },
 ];
 
 export const FIELD_BITS = 1 << 10;

@@ -1,15 +1,15 @@
 import synonymData from './synonyms.json';
 import { bigrams, hanWords, nameKey, normalize, stem, STOP_WORDS } from './tokenizer';
 
-/** One term to look up: exact, or also as a prefix (p = 1), or within f edits when it is not indexed. */
+/** One term to look up: exact, or also as a prefix, or within `maxEdits` edits when it is not indexed. */
 export interface TermSpec {
-  t: string;
-  p: 0 | 1;
-  f: 0 | 1 | 2;
+  text: string;
+  prefix: boolean;
+  maxEdits: 0 | 1 | 2;
 }
-/** Matches when all its terms match; its score is the mean of the terms' scores times w. */
+/** Matches when all its terms match; its score is the mean of the terms' scores times its weight. */
 export interface Alternative {
-  w: number;
+  weight: number;
   /** The phrase this alternative stands for, as shown in the response's interpretation. */
   phrase: string;
   terms: TermSpec[];
@@ -110,14 +110,14 @@ function phraseTerms(phraseTokens: Token[]): TermSpec[] {
   const terms: TermSpec[] = [];
   let run = '';
   const flush = () => {
-    if (run) for (const t of [...run].length > 1 ? bigrams(run) : [run]) terms.push({ t, p: 0, f: 0 });
+    if (run) for (const t of [...run].length > 1 ? bigrams(run) : [run]) terms.push({ text: t, prefix: false, maxEdits: 0 });
     run = '';
   };
   for (const token of phraseTokens) {
     if (token.han) run += token.text;
     else {
       flush();
-      if (!token.stop) terms.push({ t: token.text, p: 0, f: 0 });
+      if (!token.stop) terms.push({ text: token.text, prefix: false, maxEdits: 0 });
     }
   }
   flush();
@@ -182,15 +182,15 @@ function synonymClause(typed: SynonymPhrase): Clause {
     if (terms.length === 0 || seen.has(key)) continue;
     seen.add(key);
     const typedIt = key === typedKey;
-    alts.push({ w: typedIt ? 1 : SYNONYM_WEIGHT, phrase: phrase.phrase, terms, ...(typedIt ? {} : { via: 'synonym' as const }) });
+    alts.push({ weight: typedIt ? 1 : SYNONYM_WEIGHT, phrase: phrase.phrase, terms, ...(typedIt ? {} : { via: 'synonym' as const }) });
   }
-  alts.sort((a, b) => b.w - a.w);
+  alts.sort((a, b) => b.weight - a.weight);
   return { label: typed.phrase, synonyms: true, alts };
 }
 
 function wordClause(token: Token, prefix: boolean, lexicon: Lexicon | null): Clause {
   const word = token.text;
-  const alts: Alternative[] = [{ w: 1, phrase: word, terms: [{ t: word, p: prefix ? 1 : 0, f: allowedEdits(word) }] }];
+  const alts: Alternative[] = [{ weight: 1, phrase: word, terms: [{ text: word, prefix, maxEdits: allowedEdits(word) }] }];
   if (lexicon && !lexicon.has(word)) alts.push(...splits(token.raw, lexicon));
   return { label: word, synonyms: false, alts };
 }
@@ -205,7 +205,7 @@ function splits(raw: string, lexicon: Lexicon): Alternative[] {
   for (let k = SPLIT_PART; k <= raw.length - SPLIT_PART; k++) {
     const [a, b] = [stem(raw.slice(0, k)), stem(raw.slice(k))];
     if (lexicon.has(a) && lexicon.has(b)) {
-      found.push({ w: SPLIT_WEIGHT, phrase: `${raw.slice(0, k)} ${raw.slice(k)}`, terms: [a, b].map((t) => ({ t, p: 0, f: 0 }) as TermSpec), via: 'split' });
+      found.push({ weight: SPLIT_WEIGHT, phrase: `${raw.slice(0, k)} ${raw.slice(k)}`, terms: [a, b].map((t) => ({ text: t, prefix: false, maxEdits: 0 }) as TermSpec), via: 'split' });
     }
   }
   const evenness = (alt: Alternative) => -Math.abs(alt.phrase.indexOf(' ') * 2 - raw.length);
@@ -214,8 +214,8 @@ function splits(raw: string, lexicon: Lexicon): Alternative[] {
 
 function hanClause(word: string): Clause {
   const chars = [...word];
-  const alts: Alternative[] = [{ w: 1, phrase: word, terms: [{ t: word, p: 0, f: 0 }] }];
-  if (chars.length > 2) alts.push({ w: BIGRAM_WEIGHT, phrase: word, terms: bigrams(word).map((t) => ({ t, p: 0, f: 0 }) as TermSpec), via: 'bigrams' });
+  const alts: Alternative[] = [{ weight: 1, phrase: word, terms: [{ text: word, prefix: false, maxEdits: 0 }] }];
+  if (chars.length > 2) alts.push({ weight: BIGRAM_WEIGHT, phrase: word, terms: bigrams(word).map((t) => ({ text: t, prefix: false, maxEdits: 0 }) as TermSpec), via: 'bigrams' });
   return { label: word, synonyms: false, alts };
 }
 
@@ -274,7 +274,7 @@ export function buildClauses(q: string, lexicon: Lexicon | null = null): { claus
     for (let k = i; k < end; k++) {
       if (query[k].stop) continue;
       const clause = wordClause(query[k], open && k === query.length - 1 && query[k].text.length >= 2, lexicon);
-      if (span) clause.alts.push({ w: JOINED_WEIGHT, phrase: span.joined, terms: [{ t: span.joined, p: open && end === query.length ? 1 : 0, f: 0 }], via: 'joined' });
+      if (span) clause.alts.push({ weight: JOINED_WEIGHT, phrase: span.joined, terms: [{ text: span.joined, prefix: open && end === query.length, maxEdits: 0 }], via: 'joined' });
       clauses.push(clause);
     }
     i = end;

@@ -28,9 +28,9 @@ describe('query clauses', () => {
   it('makes one clause per word, the last typed word also a prefix', () => {
     const clauses = buildClauses('vector datab').clauses;
     expect(clauses.map((c) => c.label)).toEqual(['vector', 'datab']);
-    expect(clauses[0].alts[0].terms[0].p).toBe(0);
-    expect(clauses[1].alts[0].terms[0].p).toBe(1);
-    expect(buildClauses('vector ').clauses[0].alts[0].terms[0].p).toBe(0);
+    expect(clauses[0].alts[0].terms[0].prefix).toBe(false);
+    expect(clauses[1].alts[0].terms[0].prefix).toBe(true);
+    expect(buildClauses('vector ').clauses[0].alts[0].terms[0].prefix).toBe(false);
   });
 
   it('tolerates one edit from 4 characters and two from 8', () => {
@@ -43,7 +43,7 @@ describe('query clauses', () => {
   it('makes one clause per Chinese word of the segmenter, a long word also matching by bigrams', () => {
     expect(buildClauses('代码生成').clauses.map((c) => c.label)).toEqual(['代码', '生成']);
     const [context] = buildClauses('长上下文').clauses.slice(1);
-    expect(context.alts.map((a) => a.terms.map((t) => t.t))).toEqual([['上下文'], ['上下', '下文']]);
+    expect(context.alts.map((a) => a.terms.map((t) => t.text))).toEqual([['上下文'], ['上下', '下文']]);
     expect(buildClauses('OpenAI 语音').clauses.map((c) => c.label)).toEqual(['openai', '语音']);
   });
 
@@ -53,8 +53,8 @@ describe('query clauses', () => {
     const phrases = clause.alts.map((a) => a.phrase);
     expect(phrases[0]).toBe('text to speech');
     expect(phrases).toEqual(expect.arrayContaining(['tts', 'speech synthesis', '语音合成']));
-    expect(clause.alts[0].terms.map((t) => t.t)).toEqual(['text', 'speech']);
-    expect(clause.alts.find((a) => a.phrase === '语音合成')!.terms.map((t) => t.t)).toEqual(['语音', '音合', '合成']);
+    expect(clause.alts[0].terms.map((t) => t.text)).toEqual(['text', 'speech']);
+    expect(clause.alts.find((a) => a.phrase === '语音合成')!.terms.map((t) => t.text)).toEqual(['语音', '音合', '合成']);
     expect(buildClauses('向量数据库').clauses).toHaveLength(1);
     expect(buildClauses('best vector database').clauses[1].label).toBe('vector database');
   });

@@ -1,7 +1,7 @@
 import { MAX_LIMIT, parseLimit, QueryParams, single } from '../../http/query-params';
 import { parseFilters } from '../listing-filters';
-import { decodeCursor } from '../paging-cursor';
-import { ListPosition, ListToolsQuery } from './list-tools.query';
+import { browsePositionOf } from '../../http/paging-cursor';
+import { ListToolsQuery } from './list-tools.query';
 
 /** The list's default page: the whole page the public directory's list sends. */
 export const LIST_DEFAULT_LIMIT = MAX_LIMIT;
@@ -11,6 +11,6 @@ export function listQueryOf(params: QueryParams): ListToolsQuery {
   const rawLimit = single(params, 'limit');
   const first = new ListToolsQuery(parseFilters(params), rawLimit === undefined || rawLimit === '' ? LIST_DEFAULT_LIMIT : parseLimit(rawLimit));
   const cursor = single(params, 'cursor')?.trim() || null;
-  const after = decodeCursor<ListPosition>(cursor ?? undefined, first.request, { p: 'number', s: 'string' });
+  const after = browsePositionOf(cursor, first.request);
   return after ? new ListToolsQuery(first.filters, first.limit, after, cursor) : first;
 }

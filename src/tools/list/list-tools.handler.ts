@@ -3,7 +3,7 @@ import { CategoryCatalog } from '../../catalog/category-catalog';
 import { ReadModels } from '../../read-models/read-models.service';
 import { API_PREFIX } from '../../rendering/listing-views';
 import { storedBody, StoredBody } from '../../rendering/stored-body';
-import { encodeCursor } from '../paging-cursor';
+import { browseCursor } from '../../http/paging-cursor';
 import { ListToolsQuery } from './list-tools.query';
 
 /**
@@ -21,9 +21,8 @@ export class ListToolsHandler implements IQueryHandler<ListToolsQuery, StoredBod
   execute(query: ListToolsQuery): Promise<StoredBody> {
     return this.readModels.response(query.url, async () => {
       const index = await this.readModels.searchIndex();
-      const after = query.after ? { popularity: query.after.p, slug: query.after.s } : undefined;
-      const page = index.browse(query.filters, { limit: query.limit, after });
-      const nextCursor = page.next ? encodeCursor({ p: page.next.popularity, s: page.next.slug }, query.request) : null;
+      const page = index.browse(query.filters, { limit: query.limit, after: query.after ?? undefined });
+      const nextCursor = page.next ? browseCursor(page.next, query.request) : null;
       const head = JSON.stringify({
         success: true,
         total: page.total,

@@ -2,17 +2,16 @@ import { Query } from '@nestjs/cqrs';
 import { API_PREFIX } from '../../rendering/listing-views';
 import type { StoredBody } from '../../rendering/stored-body';
 import type { ListingFilters } from '../../contract/listing-filters';
+import type { BrowsePosition } from '../../search/search-index';
 import { filterParams } from '../listing-filters';
-
-/** Where a page of the list starts: after the listing of this popularity and slug. */
-export type ListPosition = { p: number; s: string };
 
 /** GET /api/v1/tools: every listing's summary, by popularity, narrowed by filters, a page at a time. */
 export class ListToolsQuery extends Query<StoredBody> {
   constructor(
     readonly filters: ListingFilters,
     readonly limit: number,
-    readonly after: ListPosition | null = null,
+    /** Where the page starts: after this listing of the browse order. */
+    readonly after: BrowsePosition | null = null,
     /** The cursor as sent (it names the page in the canonical URL). */
     readonly cursor: string | null = null,
   ) {

@@ -1,7 +1,7 @@
 import { badRequest } from '../../http/problem';
 import { parseLimit, QueryParams, single } from '../../http/query-params';
 import { parseFilters } from '../listing-filters';
-import { decodeCursor } from '../paging-cursor';
+import { offsetOf } from '../../http/paging-cursor';
 import { SearchToolsQuery } from './search-tools.query';
 
 export const MAX_QUERY_LENGTH = 200;
@@ -10,10 +10,8 @@ export const MAX_QUERY_LENGTH = 200;
 export function searchQueryOf(params: QueryParams): SearchToolsQuery {
   const first = new SearchToolsQuery(parseSearchText(single(params, 'q')), parseFilters(params), parseLimit(single(params, 'limit')));
   const cursor = single(params, 'cursor')?.trim() || null;
-  const position = decodeCursor<{ o: number }>(cursor ?? undefined, first.request, { o: 'number' });
-  if (!position) return first;
-  if (!Number.isSafeInteger(position.o) || position.o < 0) throw badRequest(`'cursor' is not a cursor this API gave out`, { parameter: 'cursor' });
-  return new SearchToolsQuery(first.q, first.filters, first.limit, position.o, cursor);
+  if (cursor === null) return first;
+  return new SearchToolsQuery(first.q, first.filters, first.limit, offsetOf(cursor, first.request), cursor);
 }
 
 /**

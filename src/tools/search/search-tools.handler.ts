@@ -6,7 +6,7 @@ import { ReadModels } from '../../read-models/read-models.service';
 import { API_PREFIX } from '../../rendering/listing-views';
 import { storedBody, StoredBody } from '../../rendering/stored-body';
 import type { SearchAnswer } from '../../search/search-index';
-import { encodeCursor } from '../paging-cursor';
+import { offsetCursor } from '../../http/paging-cursor';
 import { SearchToolsQuery } from './search-tools.query';
 
 /**
@@ -48,7 +48,7 @@ export class SearchToolsHandler implements IQueryHandler<SearchToolsQuery, Store
   private body(query: SearchToolsQuery, found: SearchAnswer): string {
     const results = found.hits.map((hit) => `${hit.summary.slice(0, -1)},"score":${hit.score},"matched":${JSON.stringify(hit.matched)}}`);
     const end = query.offset + found.hits.length;
-    const nextCursor = end < found.total ? encodeCursor({ o: end }, query.request) : null;
+    const nextCursor = end < found.total ? offsetCursor(end, query.request) : null;
     const head = JSON.stringify({
       success: true,
       total: found.total,
