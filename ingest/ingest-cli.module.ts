@@ -2,7 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { AppConfig } from '../src/config/app-config';
 import { CoreModule } from '../src/core.module';
-import { ErrorReferenceModule } from '../src/error-reference/error-reference.module';
+import { ErrorEntriesModule } from '../src/error-entries/error-entries.module';
 import { EventStoreModule } from '../src/event-store/event-store.module';
 import { ImportModule } from '../src/import/import.module';
 import { ListingsModule } from '../src/listings/listings.module';
@@ -27,7 +27,7 @@ export class IngestCliModule {
         CqrsModule.forRoot(),
         EventStoreModule,
         ListingsModule,
-        ErrorReferenceModule,
+        ErrorEntriesModule,
         ImportModule,
         ProjectionsModule.register({ runInBackground: false }),
         ProberModule,

@@ -8,7 +8,7 @@ import { AppConfig } from './config/app-config';
 import { CoreModule } from './core.module';
 import { DiscoveryModule } from './discovery/discovery.module';
 import { EventStoreModule } from './event-store/event-store.module';
-import { ErrorsModule } from './errors/errors.module';
+import { ErrorReferenceModule } from './error-reference/error-reference.module';
 import { ExportModule } from './export/export.module';
 import { HealthModule } from './health/health.module';
 import { ProblemFilter } from './http/problem.filter';
@@ -44,7 +44,7 @@ export class AppModule {
         ProjectionsModule.register({ runInBackground: config.projectorEnabled }),
         ImportModule,
         ToolsModule,
-        ErrorsModule,
+        ErrorReferenceModule,
         ChangesModule,
         LivenessListModule,
         ExportModule,

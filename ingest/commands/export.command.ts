@@ -4,7 +4,7 @@ import { Command, CommandRunner } from 'nest-commander';
 import { stringify } from 'yaml';
 import { CategoryCatalog } from '../../src/catalog/category-catalog';
 import { EventStore } from '../../src/event-store/event-store.service';
-import { errorEntryAggregate, ERROR_ENTRY_AGGREGATE } from '../../src/error-reference/error-entry.aggregate';
+import { errorEntryAggregate, ERROR_ENTRY_AGGREGATE } from '../../src/error-entries/error-entry.aggregate';
 import { BASED_ON_FIELD } from '../../src/content/content-files';
 import { listingAggregate, LISTING_AGGREGATE } from '../../src/listings/listing.aggregate';
 

@@ -1,7 +1,7 @@
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { EventStore } from '../../src/event-store/event-store.service';
 import type { RevisedData, WithdrawnData } from '../../src/event-store/document-aggregate';
-import { ERROR_ENTRY_AGGREGATE } from '../../src/error-reference/error-entry.aggregate';
+import { ERROR_ENTRY_AGGREGATE } from '../../src/error-entries/error-entry.aggregate';
 import { LISTING_AGGREGATE } from '../../src/listings/listing.aggregate';
 
 /** `history <slug>`: the events of a listing (or error entry), oldest first, newest last. */

@@ -1,7 +1,7 @@
 import { UnknownEventTypeError } from '../event-store/document-aggregate';
 import type { EventEnvelope } from '../event-store/event-envelope';
-import { ERROR_ENTRY_AGGREGATE, errorEntryAggregate } from '../error-reference/error-entry.aggregate';
-import type { ErrorEntryDocument } from '../error-reference/error-entry.document';
+import { ERROR_ENTRY_AGGREGATE, errorEntryAggregate } from '../error-entries/error-entry.aggregate';
+import type { ErrorEntryDocument } from '../error-entries/error-entry.document';
 import { LISTING_AGGREGATE, listingAggregate } from '../listings/listing.aggregate';
 import type { ListingDocument } from '../listings/listing.document';
 import type { Liveness } from '../contract/liveness';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { errorEntryAggregate } from '../error-reference/error-entry.aggregate';
-import type { ErrorEntryDocument } from '../error-reference/error-entry.document';
+import { errorEntryAggregate } from '../error-entries/error-entry.aggregate';
+import type { ErrorEntryDocument } from '../error-entries/error-entry.document';
 import type { StoredEvent } from '../event-store/event-envelope';
 import { comparePositions, EventStore } from '../event-store/event-store.service';
 import { START_POSITION } from '../event-store/event-store.service';

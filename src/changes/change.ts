@@ -1,6 +1,6 @@
-import type { ErrorEntryDocument } from '../error-reference/error-entry.document';
-import { ERROR_ENTRY_AGGREGATE } from '../error-reference/error-entry.aggregate';
-import { ERROR_ENTRY_PUBLISHED, ERROR_ENTRY_REVISED, ERROR_ENTRY_WITHDRAWN } from '../error-reference/events/error-entry-events';
+import type { ErrorEntryDocument } from '../error-entries/error-entry.document';
+import { ERROR_ENTRY_AGGREGATE } from '../error-entries/error-entry.aggregate';
+import { ERROR_ENTRY_PUBLISHED, ERROR_ENTRY_REVISED, ERROR_ENTRY_WITHDRAWN } from '../error-entries/events/error-entry-events';
 import { PublishedData, RevisedData, valuesOf, WithdrawnData } from '../event-store/document-aggregate';
 import { UNPUBLISHED_ERROR_ENTRY_FIELDS, UNPUBLISHED_LISTING_FIELDS } from '../contract/listing-views';
 import type { StoredEvent } from '../event-store/event-envelope';

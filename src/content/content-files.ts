@@ -2,7 +2,7 @@ import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync } from 
 import { basename, extname, join } from 'node:path';
 import { parse } from 'yaml';
 import { documentDigest } from '../event-store/content-digest';
-import { ErrorEntryDocument, errorEntryId, parseErrorEntry } from '../error-reference/error-entry.document';
+import { ErrorEntryDocument, errorEntryId, parseErrorEntry } from '../error-entries/error-entry.document';
 import { ListingDocument, parseListing } from '../listings/listing.document';
 import type { CategoryCatalog } from '../catalog/category-catalog';
 import { catalogRules, domainRule, errorEntryRules, listingRules } from './content-rules';

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import type { ErrorEntryDocument } from '../error-reference/error-entry.document';
+import type { ErrorEntryDocument } from '../error-entries/error-entry.document';
 import { aliasKey, type ListingDocument, type SdkLanguage } from '../listings/listing.document';
 import type { ContentProblem, LoadedListing } from './content-files';
 import { STALE_AFTER_DAYS } from '../contract/listing-facts';

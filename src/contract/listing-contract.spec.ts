@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { getMetadataStorage } from 'class-validator';
 import { z } from 'zod';
-import { ErrorEntryDocumentDto } from '../error-reference/error-entry.document';
+import { ErrorEntryDocumentDto } from '../error-entries/error-entry.document';
 import { nestedTypeOf } from '../validation/validation';
 import { DERIVED_SOURCE_FIELDS } from './listing-facts';
 import { LISTING_FIELDS, ListingDocumentDto } from '../listings/listing.document';

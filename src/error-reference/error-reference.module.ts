@@ -1,10 +1,12 @@
 import { Module } from '@nestjs/common';
-import { EventStoreModule } from '../event-store/event-store.module';
-import { PublishErrorEntryHandler } from './commands/publish-error-entry/publish-error-entry.handler';
-import { WithdrawErrorEntryHandler } from './commands/withdraw-error-entry/withdraw-error-entry.handler';
+import { ReadModelsModule } from '../read-models/read-models.module';
+import { ListErrorsController } from './list-errors.controller';
+import { ListErrorsHandler } from './list-errors.handler';
 
+/** GET /api/v1/errors. */
 @Module({
-  imports: [EventStoreModule],
-  providers: [PublishErrorEntryHandler, WithdrawErrorEntryHandler],
+  imports: [ReadModelsModule],
+  controllers: [ListErrorsController],
+  providers: [ListErrorsHandler],
 })
 export class ErrorReferenceModule {}

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { CategoryCatalog } from '../catalog/category-catalog';
 import { encodeChangeCursor } from '../changes/change-cursor';
 import { START_POSITION } from '../event-store/event-store.service';
-import { ERROR_ENTRY_AGGREGATE, errorEntryAggregate } from '../error-reference/error-entry.aggregate';
+import { ERROR_ENTRY_AGGREGATE, errorEntryAggregate } from '../error-entries/error-entry.aggregate';
 import { comparePositions, EventStore } from '../event-store/event-store.service';
 import { LISTING_AGGREGATE, listingAggregate } from '../listings/listing.aggregate';
 import type { ListingDocument } from '../listings/listing.document';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ErrorReferenceModule } from '../error-reference/error-reference.module';
+import { ErrorEntriesModule } from '../error-entries/error-entries.module';
 import { EventStoreModule } from '../event-store/event-store.module';
 import { ListingsModule } from '../listings/listings.module';
 import { ImportCatalogHandler } from './import-catalog.handler';
@@ -7,7 +7,7 @@ import { WithdrawFromDirectoryHandler } from './withdraw-from-directory.handler'
 
 /** The editors' use cases: bringing files into the directory (the ingest CLI, and seeding on first start), and withdrawing. */
 @Module({
-  imports: [EventStoreModule, ListingsModule, ErrorReferenceModule],
+  imports: [EventStoreModule, ListingsModule, ErrorEntriesModule],
   providers: [ImportCatalogHandler, WithdrawFromDirectoryHandler],
 })
 export class ImportModule {}

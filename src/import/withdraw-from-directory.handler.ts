@@ -1,5 +1,5 @@
 import { CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { WithdrawErrorEntryCommand } from '../error-reference/commands/withdraw-error-entry/withdraw-error-entry.command';
+import { WithdrawErrorEntryCommand } from '../error-entries/commands/withdraw-error-entry/withdraw-error-entry.command';
 import type { CommandResult } from '../event-store/command-runner';
 import { WithdrawListingCommand } from '../listings/commands/withdraw-listing/withdraw-listing.command';
 import { ProjectionWait } from '../projections/projection-wait';

@@ -1,6 +1,6 @@
 import type { Query } from '@nestjs/cqrs';
 import { z } from 'zod';
-import { listErrorsQueryOf } from '../errors/list-errors-params';
+import { listErrorsQueryOf } from '../error-reference/list-errors-params';
 import { badRequest } from '../http/problem';
 import { MAX_LIMIT, QueryParams } from '../http/query-params';
 import { LIVE_FILTER_VALUES } from '../contract/liveness';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ErrorsModule } from '../errors/errors.module';
+import { ErrorReferenceModule } from '../error-reference/error-reference.module';
 import { OperationsModule } from '../operations/operations.module';
 import { ToolsModule } from '../tools/tools.module';
 import { DirectoryMcpServer } from './directory-mcp-server';
@@ -7,11 +7,11 @@ import { McpHttpController } from './mcp-http.controller';
 
 /**
  * The MCP server: the directory's reads as MCP tools and resources, each a query on the QueryBus answered
- * by the handlers of ToolsModule and ErrorsModule. Over Streamable HTTP at /mcp in the API process; over
+ * by the handlers of ToolsModule and ErrorReferenceModule. Over Streamable HTTP at /mcp in the API process; over
  * stdio through `stdio.ts`.
  */
 @Module({
-  imports: [ToolsModule, ErrorsModule, OperationsModule],
+  imports: [ToolsModule, ErrorReferenceModule, OperationsModule],
   controllers: [McpHttpController],
   providers: [DirectoryMcpServer],
   exports: [DirectoryMcpServer],

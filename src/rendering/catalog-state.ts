@@ -1,4 +1,4 @@
-import type { ErrorEntryDocument } from '../error-reference/error-entry.document';
+import type { ErrorEntryDocument } from '../error-entries/error-entry.document';
 import type { ListingDocument } from '../listings/listing.document';
 import type { Liveness } from '../contract/liveness';
 

@@ -1,5 +1,5 @@
 import { ERROR_ENTRY_VIEW_FIELDS } from '../contract/listing-views';
-import { ErrorEntryDocument, errorEntryId } from '../error-reference/error-entry.document';
+import { ErrorEntryDocument, errorEntryId } from '../error-entries/error-entry.document';
 import type { CatalogState } from './catalog-state';
 import { API_PREFIX } from './listing-views';
 

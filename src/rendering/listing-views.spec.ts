@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
 import { CategoryCatalog } from '../catalog/category-catalog';
-import type { ErrorEntryDocument } from '../error-reference/error-entry.document';
+import type { ErrorEntryDocument } from '../error-entries/error-entry.document';
 import type { ListingDocument } from '../listings/listing.document';
 import { CatalogState, cardOf } from './catalog-state';
 import { renderListing } from './listing-views';

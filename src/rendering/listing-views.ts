@@ -1,5 +1,5 @@
 import type { Category, CategoryCatalog } from '../catalog/category-catalog';
-import type { ErrorEntryDocument } from '../error-reference/error-entry.document';
+import type { ErrorEntryDocument } from '../error-entries/error-entry.document';
 import type { ListingDocument } from '../listings/listing.document';
 import type { Liveness } from '../contract/liveness';
 import {

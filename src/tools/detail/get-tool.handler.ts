@@ -2,7 +2,7 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { LRUCache } from 'lru-cache';
 import { CategoryCatalog } from '../../catalog/category-catalog';
 import type { ToolDetailResponse } from '../../contract/responses';
-import type { ErrorEntryDocument } from '../../error-reference/error-entry.document';
+import type { ErrorEntryDocument } from '../../error-entries/error-entry.document';
 import { notFound } from '../../http/problem';
 import { ReadModels } from '../../read-models/read-models.service';
 import { CatalogState } from '../../rendering/catalog-state';
