@@ -1,4 +1,4 @@
-import { CategoryCatalog } from '../src/catalog/category-catalog';
+import { Categories } from '../src/categories/categories';
 import { ListingFilters, NO_FILTERS } from '../src/contract/listing-filters';
 import type { ListingDocument } from '../src/listings/listing.document';
 import { renderSummary } from '../src/rendering/listing-views';
@@ -15,7 +15,7 @@ import { SEARCH_MIX } from './lib/scenarios';
  * HTTP, no Redis: what the engine costs the CPU.
  */
 const size = Number(process.argv[2] ?? 10_000);
-const categories = CategoryCatalog.fromDirectory('fixtures');
+const categories = Categories.fromDirectory('fixtures');
 const fixtures = loadFixtureListings();
 const listings = [...fixtures, ...generateCatalog(size, 42, fixtures)];
 const indexed = (l: ListingDocument) => ({ listing: l, category: categories.get(l.category), summary: renderSummary(l, categories.get(l.category)) });

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { CategoryCatalog } from '../src/catalog/category-catalog';
+import { Categories } from '../src/categories/categories';
 import { PACKAGE_ROOT } from '../src/config/app-config';
 import { formatProblem, loadContent } from '../src/content/content-files';
 import { STALE_AFTER_DAYS, staleListings, unsourcedListings } from '../src/content/content-rules';
@@ -26,9 +26,9 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const today = todaySetting ? new Date(`${todaySetting}T00:00:00Z`) : new Date();
-  let categories: CategoryCatalog;
+  let categories: Categories;
   try {
-    categories = CategoryCatalog.fromDirectory(folder);
+    categories = Categories.fromDirectory(folder);
   } catch (error) {
     console.error((error as Error).message);
     process.exit(1);

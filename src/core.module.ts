@@ -1,5 +1,5 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
-import { CategoryCatalog } from './catalog/category-catalog';
+import { Categories } from './categories/categories';
 import { AppConfig } from './config/app-config';
 import { RedisConnection } from './redis/redis-connection';
 
@@ -13,9 +13,9 @@ export class CoreModule {
       providers: [
         { provide: AppConfig, useValue: config },
         RedisConnection,
-        { provide: CategoryCatalog, useFactory: () => CategoryCatalog.fromDirectory(config.fixturesDir) },
+        { provide: Categories, useFactory: () => Categories.fromDirectory(config.fixturesDir) },
       ],
-      exports: [AppConfig, RedisConnection, CategoryCatalog],
+      exports: [AppConfig, RedisConnection, Categories],
     };
   }
 }

@@ -12,6 +12,8 @@ const check = (folder: string, today: string = TODAY) =>
     env: { ...process.env, CONTENT_CHECK_TODAY: today },
   });
 const STALE = /: lastUpdated: older than 180 days \(\d{4}-\d{2}-\d{2}\); re-check its facts$/;
+/** A listing file as if all its facts had last been checked on `day` (lastUpdated is the oldest check). */
+const checkedOn = (file: string, day: string) => writeFileSync(file, readFileSync(file, 'utf8').replace(/\b(lastUpdated|checked): \d{4}-\d{2}-\d{2}/g, `$1: ${day}`));
 
 it('passes on the shipped content: 127 listings and 15 error entries, none due for a re-check', () => {
   const run = check('fixtures');
@@ -67,13 +69,17 @@ describe('a listing whose facts were last checked long ago', () => {
   it('is listed as a warning while the check still passes', () => {
     cpSync('fixtures', dir, { recursive: true });
     const file = join(dir, 'listings', 'google-cloud.yaml');
-    writeFileSync(file, readFileSync(file, 'utf8').replace(/^lastUpdated: .*$/m, 'lastUpdated: 2026-05-26'));
+    checkedOn(file, '2026-05-26');
     const run = check(dir);
     expect(run.status).toBe(0);
-    expect(run.stderr).toBe(`${file}: lastUpdated: older than 180 days (2026-05-26); re-check its facts\n`);
+    const [first, ...facts] = run.stderr.trim().split('\n');
+    expect(first).toBe(`${file}: lastUpdated: older than 180 days (2026-05-26); re-check its facts`);
+    // And each of its sourced facts, with the page to open again.
+    expect(facts.length).toBeGreaterThan(0);
+    for (const line of facts) expect(line).toMatch(new RegExp(`^${file}: [\\w.]+: checked 2026-05-26, more than 180 days ago; re-check it at https://`));
     expect(run.stdout).toContain('content check passed');
     // 180 days before the day of the check is not yet too old.
-    writeFileSync(file, readFileSync(file, 'utf8').replace(/^lastUpdated: .*$/m, 'lastUpdated: 2026-05-27'));
+    checkedOn(file, '2026-05-27');
     expect(check(dir).stderr).toBe('');
   });
 });
@@ -122,7 +128,7 @@ describe('on planted defects', () => {
     edit(listing('supabase'), (d) => d.aliases.push('dall-e'));
     edit(listing('paypal'), (d) => d.aliases.push('Stripe API'));
     edit(listing('neon'), (d) => d.aliases.push('neon serverless postgres API'));
-    edit(listing('google-cloud'), (d) => (d.lastUpdated = '2020-01-01'));
+    checkedOn(listing('google-cloud'), '2020-01-01');
     writeFileSync(join(dir, 'listings', 'openai-2.yaml'), readFileSync(listing('openai')));
     const entry = join(dir, 'errors', 'deepseek-402-insufficient-balance.yaml');
     edit(entry, (d) => (d.provider = 'deep-seek'));

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { parse } from 'yaml';
 import { generateCatalog, writeCatalog } from './support/synthetic-catalog';
-import { CategoryCatalog } from '../src/catalog/category-catalog';
+import { Categories } from '../src/categories/categories';
 import { EventStore } from '../src/event-store/event-store.service';
 import { PublishErrorEntryCommand } from '../src/error-entries/commands/publish-error-entry/publish-error-entry.command';
 import { parseErrorEntry } from '../src/error-entries/error-entry.document';
@@ -54,7 +54,7 @@ function runnerWith(overrides: Parameters<RunningService['config']['with']>[0] =
     connection,
     store,
     config,
-    service.app.get(CategoryCatalog),
+    service.app.get(Categories),
     new Generations(connection),
     new ProjectorLease(connection, config),
     new ReadModelChanges(),
@@ -106,7 +106,7 @@ it('loads the working memory of a generation at the start without asking the sto
   const { keys } = connection;
   const client = connection.dedicatedClient();
   const ownStore = new EventStore(connection);
-  const categories = service.app.get(CategoryCatalog);
+  const categories = service.app.get(Categories);
   try {
     // A generation number nobody has used: its checkpoint is the start, so no event can be at or before it.
     const unused = Number(await redis.get(`{${service.namespace}:rm}:seq`)) + 1000;

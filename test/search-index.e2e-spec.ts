@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CategoryCatalog } from '../src/catalog/category-catalog';
+import { Categories } from '../src/categories/categories';
 import { NO_FILTERS } from '../src/contract/listing-filters';
 import { EventStore } from '../src/event-store/event-store.service';
 import { LISTING_AGGREGATE } from '../src/listings/listing.aggregate';
@@ -77,7 +77,7 @@ it('follows revisions and withdrawals batch by batch to what a fresh index of th
   expect(revised.results.every((r) => catalog.slice(5, 60).some((l) => l.slug === r.slug))).toBe(true);
 
   const followed = await service.app.get(ReadModels).searchIndex();
-  const fresh = new IndexFollower(store, service.app.get(CategoryCatalog));
+  const fresh = new IndexFollower(store, service.app.get(Categories));
   await fresh.catchUp(await store.lastPosition());
   expect(snapshot(followed)).toEqual(snapshot(fresh.current));
 }, 120_000);
@@ -124,7 +124,7 @@ it('catches up at the next check when catching up failed as a change arrived (se
 }, 60_000);
 
 it('starts again from the beginning of the log when the log no longer holds the last event it followed', async () => {
-  const follower = new IndexFollower(store, service.app.get(CategoryCatalog));
+  const follower = new IndexFollower(store, service.app.get(Categories));
   await follower.catchUp(await store.lastPosition());
   expect(follower.current.size).toBe(SIZE - 5);
   // The store emptied and filled again with fewer listings (the last test: the service stops first).

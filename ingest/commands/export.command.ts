@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Command, CommandRunner } from 'nest-commander';
 import { stringify } from 'yaml';
-import { CategoryCatalog } from '../../src/catalog/category-catalog';
+import { Categories } from '../../src/categories/categories';
 import { EventStore } from '../../src/event-store/event-store.service';
 import { errorEntryAggregate, ERROR_ENTRY_AGGREGATE } from '../../src/error-entries/error-entry.aggregate';
 import { BASED_ON_FIELD } from '../../src/content/content-files';
@@ -18,7 +18,7 @@ import { listingAggregate, LISTING_AGGREGATE } from '../../src/listings/listing.
 export class ExportCommand extends CommandRunner {
   constructor(
     private readonly store: EventStore,
-    private readonly categories: CategoryCatalog,
+    private readonly categories: Categories,
   ) {
     super();
   }

@@ -4,7 +4,7 @@ import { parse } from 'yaml';
 import { documentDigest } from '../event-store/content-digest';
 import { ErrorEntryDocument, errorEntryId, parseErrorEntry } from '../error-entries/error-entry.document';
 import { ListingDocument, parseListing } from '../listings/listing.document';
-import type { CategoryCatalog } from '../catalog/category-catalog';
+import type { Categories } from '../categories/categories';
 import { catalogRules, domainRule, errorEntryRules, listingRules } from './content-rules';
 import { firstInvalidUtf8, lineAt, MAX_FILE_BYTES, MAX_NESTING_DEPTH, nestingProblem, repeatedKey } from './file-checks';
 import { textProblems } from './text-rules';
@@ -240,7 +240,7 @@ export const NO_DIRECTORY: DirectoryHoldings = { holds: async () => new Set(), l
  * references (similar APIs, error providers) to listings that exist in these files or in the directory,
  * and the rules across listings (content-rules.ts).
  */
-export async function loadContent(paths: string[], categories: CategoryCatalog, directory: DirectoryHoldings = NO_DIRECTORY): Promise<LoadedContent> {
+export async function loadContent(paths: string[], categories: Categories, directory: DirectoryHoldings = NO_DIRECTORY): Promise<LoadedContent> {
   const { files, problems } = collectFiles(paths);
   return assembleContent(files.map(readContentFile), problems, categories, directory);
 }
@@ -253,7 +253,7 @@ export async function loadContent(paths: string[], categories: CategoryCatalog, 
 export async function assembleContent(
   readings: FileReading[],
   problems: ContentProblem[],
-  categories: CategoryCatalog,
+  categories: Categories,
   directory: DirectoryHoldings,
 ): Promise<LoadedContent> {
   const inFiles = new Set(readings.map((r) => r.slug).filter((slug): slug is string => slug !== undefined));
@@ -280,7 +280,7 @@ export async function assembleContent(
   return content;
 }
 /** The cross-file rules over files read and validated one by one (in the order of the files). */
-function assemble(readings: FileReading[], problems: ContentProblem[], categories: CategoryCatalog, published: Set<string>): LoadedContent {
+function assemble(readings: FileReading[], problems: ContentProblem[], categories: Categories, published: Set<string>): LoadedContent {
   const listings: LoadedListing[] = [];
   const errorEntries: LoadedErrorEntry[] = [];
   const slugsInFiles = new Set<string>();

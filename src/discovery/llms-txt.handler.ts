@@ -1,5 +1,5 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { CategoryCatalog } from '../catalog/category-catalog';
+import { Categories } from '../categories/categories';
 import { NO_FILTERS } from '../contract/listing-filters';
 import type { ToolSummary } from '../contract/listing-views';
 import { FILTER_LIST } from '../contract/listing-filters';
@@ -22,7 +22,7 @@ export const LLMS_FULL_LISTINGS = 1000;
 export class GetLlmsTextHandler implements IQueryHandler<GetLlmsTextQuery, StoredBody> {
   constructor(
     private readonly readModels: ReadModels,
-    private readonly categories: CategoryCatalog,
+    private readonly categories: Categories,
   ) {}
 
   execute({ full, baseUrl }: GetLlmsTextQuery): Promise<StoredBody> {

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { CategoryCatalog } from '../catalog/category-catalog';
+import { Categories } from '../categories/categories';
 import { encodeChangeCursor } from '../changes/change-cursor';
 import { START_POSITION } from '../event-store/event-store.service';
 import { ERROR_ENTRY_AGGREGATE, errorEntryAggregate } from '../error-entries/error-entry.aggregate';
 import { comparePositions, EventStore } from '../event-store/event-store.service';
 import { LISTING_AGGREGATE, listingAggregate } from '../listings/listing.aggregate';
 import type { ListingDocument } from '../listings/listing.document';
-import { CatalogState, cardOf } from '../rendering/catalog-state';
+import { RenderState, cardOf } from '../rendering/render-state';
 import { renderErrorEntry } from '../rendering/error-entry-view';
 import { API_PREFIX, detailTool } from '../rendering/listing-views';
 import { livenessAggregate } from '../liveness/liveness.aggregate';
@@ -38,7 +38,7 @@ export interface CatalogSnapshot {
 export class CatalogExport {
   constructor(
     private readonly store: EventStore,
-    private readonly categories: CategoryCatalog,
+    private readonly categories: Categories,
   ) {}
 
   /** The snapshot for `checkpoint` (the read models' position) or, with `asOf`, the last position at or before that moment. */
@@ -84,7 +84,7 @@ export class CatalogExport {
    * out one listing at a time: small pieces are young garbage the collector takes at once, where a share's
    * worth in one string went to the large-object space and stayed until a full collection.
    */
-  private async *tools(snapshot: CatalogSnapshot, state: CatalogState, slugs: string[], shape: (tool: Record<string, unknown>) => object): AsyncGenerator<string> {
+  private async *tools(snapshot: CatalogSnapshot, state: RenderState, slugs: string[], shape: (tool: Record<string, unknown>) => object): AsyncGenerator<string> {
     let written = 0;
     for (let i = 0; i < slugs.length; i += SHARE) {
       const documents = await this.store.documentsAt(listingAggregate, slugs.slice(i, i + SHARE), snapshot.position);
@@ -96,8 +96,8 @@ export class CatalogExport {
   }
 
   /** Every listing live at `position` as the cards other listings' details show, and the error entries then. */
-  private async stateAt(position: string): Promise<{ state: CatalogState; slugs: string[] }> {
-    const state = new CatalogState();
+  private async stateAt(position: string): Promise<{ state: RenderState; slugs: string[] }> {
+    const state = new RenderState();
     const slugs: string[] = [];
     const all = (await this.store.aggregateIds(LISTING_AGGREGATE)).sort();
     for (let i = 0; i < all.length; i += SHARE) {

@@ -1,7 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { readFilesInParallel } from '../bulk/parallel-reading';
-import { CategoryCatalog } from '../catalog/category-catalog';
+import { Categories } from '../categories/categories';
 import { AppConfig } from '../config/app-config';
 import { assembleContent, BASED_ON_FIELD, collectFiles, ContentProblem, DirectoryHoldings, FileReading, LoadedContent, readContentFile } from '../content/content-files';
 import type { CommandResult } from '../event-store/command-runner';
@@ -41,7 +41,7 @@ export class ImportCatalogHandler implements ICommandHandler<ImportCatalogComman
   constructor(
     private readonly commands: CommandBus,
     private readonly store: EventStore,
-    private readonly categories: CategoryCatalog,
+    private readonly categories: Categories,
     private readonly projection: ProjectionWait,
     private readonly config: AppConfig,
   ) {}

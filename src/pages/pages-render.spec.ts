@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { HtmlValidate } from 'html-validate';
 import { parse } from 'yaml';
-import { CategoryCatalog } from '../catalog/category-catalog';
+import { Categories } from '../categories/categories';
 import type { CategoriesResponse, ToolDetailResponse } from '../contract/responses';
 import type { ListingDocument } from '../listings/listing.document';
-import { CatalogState, cardOf } from '../rendering/catalog-state';
+import { RenderState, cardOf } from '../rendering/render-state';
 import { renderListing } from '../rendering/listing-views';
 import { splitEtag } from '../rendering/stored-body';
 import { LANGS, MESSAGES } from './messages';
@@ -22,9 +22,9 @@ import { HTML_RULES } from '../../test/pages/html-rules';
  * not rely on it: a hostile text planted in every field comes out as text.
  */
 const fixtures = join(__dirname, '../../fixtures');
-const catalog = CategoryCatalog.fromDirectory(fixtures);
+const catalog = Categories.fromDirectory(fixtures);
 const openai = parse(readFileSync(join(fixtures, 'listings', 'openai.yaml'), 'utf8')) as ListingDocument;
-const state = new CatalogState();
+const state = new RenderState();
 state.setCard(cardOf(openai));
 const detail = JSON.parse(splitEtag(renderListing(openai, state, catalog).detail).body.toString()) as ToolDetailResponse;
 const categories: CategoriesResponse = {

@@ -1,5 +1,5 @@
 import { foldCatalogEvents } from '../catalog/catalog-events';
-import type { CategoryCatalog } from '../catalog/category-catalog';
+import type { Categories } from '../categories/categories';
 import type { StoredEvent } from '../event-store/event-envelope';
 import { EventStore, START_POSITION } from '../event-store/event-store.service';
 import { errorEntryAggregate, ERROR_ENTRY_AGGREGATE } from '../error-entries/error-entry.aggregate';
@@ -10,7 +10,7 @@ import type { Liveness } from '../contract/liveness';
 import { LIVENESS_AGGREGATE, livenessAggregate } from '../liveness/liveness.aggregate';
 import type { RedisClient } from '../redis/redis-connection';
 import type { GenerationKeys } from '../redis/redis-keys';
-import { CatalogState, cardOf } from '../rendering/catalog-state';
+import { RenderState, cardOf } from '../rendering/render-state';
 import { renderCategories } from '../rendering/categories-view';
 import { renderErrorEntry } from '../rendering/error-entry-view';
 import { relatedListings, renderListing } from '../rendering/listing-views';
@@ -55,11 +55,11 @@ class Writes {
  * checkpoint (compare-and-set): a crash at any point leaves either the whole batch or none of it, and a
  * second writer loses instead of doubling. It must run on a connection of its own (WATCH is per connection).
  *
- * Its working memory (CatalogState: every listing's card, the error entries, who shows whom) says which
+ * Its working memory (RenderState: every listing's card, the error entries, who shows whom) says which
  * documents a change re-renders. Documents themselves are read from the event store, their only copy.
  */
 export class GenerationProjector {
-  readonly state = new CatalogState();
+  readonly state = new RenderState();
   readonly keys: GenerationKeys;
 
   constructor(
@@ -67,7 +67,7 @@ export class GenerationProjector {
     readonly generation: number,
     keys: GenerationKeys,
     private readonly store: EventStore,
-    private readonly categories: CategoryCatalog,
+    private readonly categories: Categories,
   ) {
     this.keys = keys;
   }

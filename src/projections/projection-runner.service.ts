@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { CategoryCatalog } from '../catalog/category-catalog';
+import { Categories } from '../categories/categories';
 import { AppConfig } from '../config/app-config';
 import { UnknownEventTypeError } from '../event-store/document-aggregate';
 import { EventStore, START_POSITION } from '../event-store/event-store.service';
@@ -68,7 +68,7 @@ export class ProjectionRunner implements OnApplicationBootstrap, OnApplicationSh
     private readonly redis: RedisConnection,
     private readonly store: EventStore,
     private readonly config: AppConfig,
-    private readonly categories: CategoryCatalog,
+    private readonly categories: Categories,
     private readonly generations: Generations,
     private readonly lease: ProjectorLease,
     private readonly changes: ReadModelChanges,

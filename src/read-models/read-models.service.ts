@@ -1,5 +1,5 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { CategoryCatalog } from '../catalog/category-catalog';
+import { Categories } from '../categories/categories';
 import { AppConfig } from '../config/app-config';
 import { EventStore } from '../event-store/event-store.service';
 import { RedisConnection } from '../redis/redis-connection';
@@ -38,7 +38,7 @@ export class ReadModels implements OnApplicationBootstrap {
     private readonly config: AppConfig,
     private readonly watcher: ReadModelWatcher,
     store: EventStore,
-    categories: CategoryCatalog,
+    categories: Categories,
   ) {
     this.cache = new ReadCache({ enabled: config.readCache, responses: config.readCacheResponses, bytes: config.readCacheMb * 1024 * 1024 });
     this.follower = new IndexFollower(store, categories);

@@ -1,13 +1,13 @@
 import { ERROR_ENTRY_VIEW_FIELDS } from '../contract/listing-views';
 import { ErrorEntryDocument, errorEntryId } from '../error-entries/error-entry.document';
-import type { CatalogState } from './catalog-state';
+import type { RenderState } from './render-state';
 import { API_PREFIX } from './listing-views';
 
 /** The keys of a served entry, in order (the editor's note is not among them). */
 const SERVED_FIELDS = Object.keys(ERROR_ENTRY_VIEW_FIELDS);
 
 /** An entry of GET /api/v1/errors, with its id and the provider's display name resolved from its listing. */
-export function renderErrorEntry(entry: ErrorEntryDocument, state: CatalogState): string {
+export function renderErrorEntry(entry: ErrorEntryDocument, state: RenderState): string {
   const view = {
     ...entry,
     id: errorEntryId(entry),

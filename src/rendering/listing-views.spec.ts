@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { CategoryCatalog } from '../catalog/category-catalog';
+import { Categories } from '../categories/categories';
 import type { ErrorEntryDocument } from '../error-entries/error-entry.document';
 import type { ListingDocument } from '../listings/listing.document';
-import { CatalogState, cardOf } from './catalog-state';
+import { RenderState, cardOf } from './render-state';
 import { renderListing } from './listing-views';
 import { splitEtag } from './stored-body';
 
@@ -12,8 +12,8 @@ const fixtures = join(__dirname, '../../fixtures');
 const read = <T>(folder: string): T[] =>
   readdirSync(join(fixtures, folder)).map((file) => parse(readFileSync(join(fixtures, folder, file), 'utf8')) as T);
 const listings = read<ListingDocument>('listings');
-const categories = CategoryCatalog.fromDirectory(fixtures);
-const state = new CatalogState();
+const categories = Categories.fromDirectory(fixtures);
+const state = new RenderState();
 for (const listing of listings) state.setCard(cardOf(listing));
 read<ErrorEntryDocument>('errors').forEach((entry, i) => state.errors.set(`e${i}`, entry));
 
@@ -57,7 +57,7 @@ it('shows other listings with the fields and order the API documents', () => {
 it('shows the new content of a listing another detail shows once its card is replaced', () => {
   const listing = listings.find((l) => l.similarApis.some((slug) => state.cards.has(slug)))!;
   const shownSlug = listing.similarApis.find((slug) => state.cards.has(slug))!;
-  const own = new CatalogState();
+  const own = new RenderState();
   for (const card of state.cards.values()) own.setCard(card);
   const before = renderListing(listing, own, categories).detail;
   own.setCard({ ...own.cards.get(shownSlug)!, name: 'Renamed API', pricing: 'Renamed pricing' });

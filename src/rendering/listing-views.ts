@@ -1,4 +1,4 @@
-import type { Category, CategoryCatalog } from '../catalog/category-catalog';
+import type { Category, Categories } from '../categories/categories';
 import type { ErrorEntryDocument } from '../error-entries/error-entry.document';
 import type { ListingDocument } from '../listings/listing.document';
 import type { Liveness } from '../contract/liveness';
@@ -11,7 +11,7 @@ import {
   TOOL_ERROR_FIELDS,
 } from '../contract/listing-views';
 import { staleAfter } from '../contract/listing-facts';
-import { CatalogState, COMPARISON_SIZE, ListingCard } from './catalog-state';
+import { RenderState, COMPARISON_SIZE, ListingCard } from './render-state';
 import { withEtag } from './stored-body';
 
 export const API_PREFIX = '/api/v1';
@@ -31,7 +31,7 @@ export interface RenderedListing {
  * pricing comparison and the provider's error entries resolved from the rest of the catalog) and the
  * comparison row.
  */
-export function renderListing(listing: ListingDocument, state: CatalogState, categories: CategoryCatalog): RenderedListing {
+export function renderListing(listing: ListingDocument, state: RenderState, categories: Categories): RenderedListing {
   const fields = viewOf(listing, categories.get(listing.category), state.liveness.get(listing.slug) ?? null);
   const { similar, compared, filledFrom, uses } = relatedListings(listing, state);
   const tool = detailTool(listing, state, categories);
@@ -52,7 +52,7 @@ export function renderListing(listing: ListingDocument, state: CatalogState, cat
 }
 
 /** The detail's `tool`: the listing's fields, the listings it shows, its provider's error entries. */
-export function detailTool(listing: ListingDocument, state: CatalogState, categories: CategoryCatalog): Record<string, unknown> {
+export function detailTool(listing: ListingDocument, state: RenderState, categories: Categories): Record<string, unknown> {
   const { similar, compared } = relatedListings(listing, state);
   return {
     ...pick(viewOf(listing, categories.get(listing.category), state.liveness.get(listing.slug) ?? null), DETAIL_FIELDS),
@@ -104,7 +104,7 @@ function withStaleness({ lifecycle, models, prices, rateLimits, sources }: Listi
  * The listings a detail shows: its similar APIs that exist, and four for the pricing comparison (the similar
  * APIs first, then the most popular of its category).
  */
-export function relatedListings(listing: Pick<ListingCard, 'slug' | 'category' | 'similarApis'>, state: CatalogState) {
+export function relatedListings(listing: Pick<ListingCard, 'slug' | 'category' | 'similarApis'>, state: RenderState) {
   const similar = listing.similarApis
     .filter((slug) => slug !== listing.slug)
     .map((slug) => state.cards.get(slug))

@@ -1,5 +1,5 @@
 import { foldCatalogEvents } from '../catalog/catalog-events';
-import type { CategoryCatalog } from '../catalog/category-catalog';
+import type { Categories } from '../categories/categories';
 import type { Liveness } from '../contract/liveness';
 import { comparePositions, EventStore, START_POSITION } from '../event-store/event-store.service';
 import { listingAggregate } from '../listings/listing.aggregate';
@@ -27,7 +27,7 @@ export class IndexFollower {
 
   constructor(
     private readonly store: EventStore,
-    private readonly categories: CategoryCatalog,
+    private readonly categories: Categories,
   ) {}
 
   /** The index as of the last catch-up (see catchUp). */

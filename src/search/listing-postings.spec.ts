@@ -1,6 +1,6 @@
 import { join } from 'node:path';
-import { CategoryCatalog } from '../catalog/category-catalog';
-import type { Category } from '../catalog/category-catalog';
+import { Categories } from '../categories/categories';
+import type { Category } from '../categories/categories';
 import { collectFiles, readContentFile } from '../content/content-files';
 import type { ListingDocument } from '../listings/listing.document';
 import { aliasTerms, modelNames, PostingScorer, searchFieldTexts } from './listing-postings';
@@ -8,7 +8,7 @@ import { FIELD_BITS, SEARCH_FIELDS } from './search-fields';
 import { indexTerms, joinedTerms } from './tokenizer';
 
 const fixtures = join(__dirname, '..', '..', 'fixtures');
-const categories = CategoryCatalog.fromDirectory(fixtures);
+const categories = Categories.fromDirectory(fixtures);
 const listings = collectFiles([join(fixtures, 'listings')]).files.map((file) => readContentFile(file).listing!);
 
 /** The scoring rule written plainly (a Map per field, an object per term): what the scorer must compute. */

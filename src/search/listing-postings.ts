@@ -1,4 +1,4 @@
-import type { Category } from '../catalog/category-catalog';
+import type { Category } from '../categories/categories';
 import type { ListingDocument } from '../listings/listing.document';
 import { FIELD_BITS, SEARCH_FIELDS } from './search-fields';
 import { indexTerms, isHan, joinedTerms, nameKey } from './tokenizer';

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { join } from 'node:path';
 import { generateCatalog, loadFixtureListings } from '../../test/support/synthetic-catalog';
-import { CategoryCatalog } from '../catalog/category-catalog';
+import { Categories } from '../categories/categories';
 import { ListingFilters, NO_FILTERS } from '../contract/listing-filters';
 import type { ListingDocument } from '../listings/listing.document';
 import { renderSummary } from '../rendering/listing-views';
@@ -9,7 +9,7 @@ import { searchFieldTexts, aliasTerms } from './listing-postings';
 import { IndexedListing, SearchIndex } from './search-index';
 import { indexTerms } from './tokenizer';
 
-const categories = CategoryCatalog.fromDirectory(join(__dirname, '..', '..', 'fixtures'));
+const categories = Categories.fromDirectory(join(__dirname, '..', '..', 'fixtures'));
 const fixtures = loadFixtureListings();
 const synthetic = generateCatalog(120, 7, fixtures);
 const catalog = [...fixtures, ...synthetic];

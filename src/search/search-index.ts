@@ -1,4 +1,4 @@
-import type { Category } from '../catalog/category-catalog';
+import type { Category } from '../categories/categories';
 import type { ListingFilters } from '../contract/listing-filters';
 import { LIVE_FILTER_VALUES, LiveFilterValue } from '../contract/liveness';
 import type { LifecycleStatus } from '../listings/listing-facts';

@@ -1,4 +1,4 @@
-import type { Category } from '../../catalog/category-catalog';
+import type { Category } from '../../categories/categories';
 import type { CategoriesResponse, ListResponse } from '../../contract/responses';
 import { PAGE_PATHS } from '../page-paths';
 import { itemList } from './json-ld';

@@ -1,11 +1,11 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { LRUCache } from 'lru-cache';
-import { CategoryCatalog } from '../../catalog/category-catalog';
+import { Categories } from '../../categories/categories';
 import type { ToolDetailResponse } from '../../contract/responses';
 import type { ErrorEntryDocument } from '../../error-entries/error-entry.document';
 import { notFound } from '../../http/problem';
 import { ReadModels } from '../../read-models/read-models.service';
-import { CatalogState } from '../../rendering/catalog-state';
+import { RenderState } from '../../rendering/render-state';
 import { API_PREFIX, renderListing } from '../../rendering/listing-views';
 import { splitEtag, storedBody, StoredBody } from '../../rendering/stored-body';
 import { goneProblem, GoneListing, ListingTimeline, retired } from '../timeline/listing-timeline';
@@ -24,7 +24,7 @@ export class GetToolHandler implements IQueryHandler<GetToolQuery, StoredBody> {
   constructor(
     private readonly readModels: ReadModels,
     private readonly timeline: ListingTimeline,
-    private readonly categories: CategoryCatalog,
+    private readonly categories: Categories,
   ) {}
 
   async execute({ slug, asOf }: GetToolQuery): Promise<StoredBody> {
@@ -64,11 +64,11 @@ export class GetToolHandler implements IQueryHandler<GetToolQuery, StoredBody> {
         }
         throw notFound(`'${slug}' had not been published by ${moment}; its history: ${API_PREFIX}/tools/${slug}/history`, { slug });
       }
-      const state = new CatalogState();
+      const state = new RenderState();
       const liveness = await this.timeline.livenessAt(slug, moment);
       if (liveness) state.liveness.set(slug, liveness);
       const rows = await this.readModels.comparisons(document.similarApis);
-      for (const row of rows) if (row) state.setCard({ similarApis: [], ...(JSON.parse(row) as Omit<Parameters<CatalogState['setCard']>[0], 'similarApis'>) });
+      for (const row of rows) if (row) state.setCard({ similarApis: [], ...(JSON.parse(row) as Omit<Parameters<RenderState['setCard']>[0], 'similarApis'>) });
       for (const entry of (await this.readModels.errorEntries()).map((json) => JSON.parse(json) as ErrorEntryDocument & { id: string })) {
         if (entry.provider === slug) state.errors.set(entry.id, { ...entry, note: null });
       }

@@ -1,5 +1,5 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { CategoryCatalog } from '../../catalog/category-catalog';
+import { Categories } from '../../categories/categories';
 import { ReadModels } from '../../read-models/read-models.service';
 import { API_PREFIX } from '../../rendering/listing-views';
 import { storedBody, StoredBody } from '../../rendering/stored-body';
@@ -15,7 +15,7 @@ import { ListToolsQuery } from './list-tools.query';
 export class ListToolsHandler implements IQueryHandler<ListToolsQuery, StoredBody> {
   constructor(
     private readonly readModels: ReadModels,
-    private readonly categories: CategoryCatalog,
+    private readonly categories: Categories,
   ) {}
 
   execute(query: ListToolsQuery): Promise<StoredBody> {

@@ -32,7 +32,7 @@ const CATEGORY_TOP_SIZE = COMPARISON_SIZE + 11;
  * complete; a runner that takes a generation over loads it from the event store as of the generation's
  * checkpoint (see GenerationProjector.load).
  */
-export class CatalogState {
+export class RenderState {
   readonly cards = new Map<string, ListingCard>();
   readonly errors = new Map<string, ErrorEntryDocument>();
   /** slug -> the listing's liveness as published (none: not checked yet). */

@@ -13,7 +13,7 @@ export interface Category {
  * The categories of the directory with their English and Chinese names, from `fixtures/categories.yaml`.
  * A listing's category must be one of them; their order is the order of GET /tools/categories.
  */
-export class CategoryCatalog {
+export class Categories {
   readonly all: Category[];
   private readonly bySlug: Map<string, Category>;
 
@@ -22,7 +22,7 @@ export class CategoryCatalog {
     this.bySlug = new Map(categories.map((c) => [c.slug, c]));
   }
 
-  static fromDirectory(fixturesDir: string): CategoryCatalog {
+  static fromDirectory(fixturesDir: string): Categories {
     const file = join(fixturesDir, 'categories.yaml');
     const raw: unknown = parse(readFileSync(file, 'utf8'));
     if (!Array.isArray(raw)) throw new Error(`${file}: must be a list of categories`);
@@ -36,7 +36,7 @@ export class CategoryCatalog {
       seen.add(item.slug);
       return { slug: item.slug, name: item.name, nameCn: item.nameCn as string };
     });
-    return new CategoryCatalog(categories);
+    return new Categories(categories);
   }
 
   get(slug: string): Category | undefined {

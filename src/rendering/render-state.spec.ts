@@ -1,4 +1,4 @@
-import { CatalogState } from './catalog-state';
+import { RenderState } from './render-state';
 
 /**
  * The dependency records decide which details a change re-renders: a listing missing from them keeps
@@ -13,7 +13,7 @@ it('keeps usedBy and fillUsers equal to what each listing last recorded, over ra
     seed = (seed * 1103515245 + 12345) % 2147483648;
     return seed % n;
   };
-  const state = new CatalogState();
+  const state = new RenderState();
   /** slug -> what it recorded last (the reference the records must match). */
   const recorded = new Map<string, { uses: string[]; filledFrom: string | null }>();
 
