@@ -37,6 +37,11 @@ export interface ProjectionFailure {
 /** Longest wait between two attempts at a step that keeps failing. */
 const MAX_BACKOFF_MS = 60_000;
 
+/** The pause after the `attempts`-th failure in a row: 1 s, doubling each time, at most a minute. */
+export function retryPause(attempts: number): number {
+  return Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(attempts - 1, 16));
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -256,7 +261,7 @@ export class ProjectionRunner implements OnApplicationBootstrap, OnApplicationSh
       } catch (error) {
         attempts++;
         await this.failed(error as Error, attempts).catch(() => undefined);
-        await this.pause(Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(attempts - 1, 16)));
+        await this.pause(retryPause(attempts));
       }
     }
   }
