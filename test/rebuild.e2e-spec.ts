@@ -135,13 +135,12 @@ it('a build that fails is discarded: the live generation stays and the failed on
   await expect(runnerWith().rebuild()).rejects.toThrow(/unknown type 'ListingTeleported'/);
   expect(await current()).toBe(live);
   expect(await dump(live)).toEqual(before);
-  // Discarded: due for deletion now; once deleted, nothing of the failed build (a pipeline still in
-  // flight, a builder still working) writes there again.
+  // Discarded: due for deletion now; once deleted, nothing of the failed build writes there again (the
+  // build answers only once its last pipeline has landed).
   const failed = Number(await redis.get(`{${service.namespace}:rm}:seq`));
   expect(failed).toBeGreaterThan(live);
   expect(await redis.keys(`{${service.namespace}:g${failed}}:*`)).not.toEqual([]);
   await new Generations(service.app.get(RedisConnection)).deleteRetired();
-  await new Promise((resolve) => setTimeout(resolve, 500));
   expect(await redis.keys(`{${service.namespace}:g${failed}}:*`)).toEqual([]);
 }, 120_000);
 

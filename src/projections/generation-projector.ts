@@ -245,15 +245,20 @@ export class GenerationProjector {
     onProgress?.('read', slugs.length, slugs.length);
     let inFlight: Promise<unknown> = Promise.resolve();
     let written = 0;
-    for (const share of shares(slugs)) {
-      const documents = await this.store.documentsAt(listingAggregate, share, upTo);
-      const writes = new Writes();
-      for (const listing of documents.values()) if (listing) this.render(writes, listing);
-      await inFlight;
-      inFlight = this.send(writes);
-      inFlight.catch(() => undefined);
-      written += share.length;
-      onProgress?.('rendered', written, slugs.length);
+    try {
+      for (const share of shares(slugs)) {
+        const documents = await this.store.documentsAt(listingAggregate, share, upTo);
+        const writes = new Writes();
+        for (const listing of documents.values()) if (listing) this.render(writes, listing);
+        await inFlight;
+        inFlight = this.send(writes);
+        inFlight.catch(() => undefined);
+        written += share.length;
+        onProgress?.('rendered', written, slugs.length);
+      }
+    } finally {
+      // A build that fails returns once its last write has landed: nothing of it arrives after it is discarded.
+      await inFlight.catch(() => undefined);
     }
     await inFlight;
     const last = new Writes();
