@@ -35,7 +35,7 @@ interface Contents {
   categories: string;
   errors: string[];
   /** Each listing's `tool`, in the order of `slugs`. */
-  tools: AsyncIterable<string>;
+  tools: AsyncIterable<string | Buffer>;
 }
 
 /** The order of the export's error entries. */
@@ -45,15 +45,16 @@ const byProviderStatusTitle = (a: ErrorEntryDocument, b: ErrorEntryDocument) => 
 const DETAIL_HEAD = '{"success":true,"tool":';
 
 /**
- * The `tool` of a stored detail, cut out as it is, unparsed: `_links` is the body's last key and the
- * `"_links":` before it the last in the body (the links after it hold no quote).
+ * The `tool` of a stored detail, cut out of its bytes as it is, unparsed: `_links` is the body's last key
+ * and the `"_links":` before it the last in the body (the links after it hold no quote).
  */
-const toolOf = (stored: string) => stored.slice(stored.indexOf('\n') + 1 + DETAIL_HEAD.length, stored.lastIndexOf(',"_links":'));
+const toolOf = (stored: Buffer) => stored.subarray(stored.indexOf('\n') + 1 + DETAIL_HEAD.length, stored.lastIndexOf(',"_links":'));
 
-async function* commaSeparated(pieces: AsyncIterable<string>): AsyncGenerator<string> {
+async function* commaSeparated(pieces: AsyncIterable<string | Buffer>): AsyncGenerator<string | Buffer> {
   let first = true;
   for await (const piece of pieces) {
-    yield first ? piece : `,${piece}`;
+    if (!first) yield ',';
+    yield piece;
     first = false;
   }
 }
@@ -88,7 +89,7 @@ export class CatalogExport {
   }
 
   /** The export's JSON, in pieces (exportSchema in src/contract/responses.ts gives its shape). */
-  async *json(snapshot: CatalogSnapshot): AsyncGenerator<string> {
+  async *json(snapshot: CatalogSnapshot): AsyncGenerator<string | Buffer> {
     const { slugs, categories, errors, tools } = await this.contents(snapshot.position);
     yield `{"success":true,"schemaVersion":${EXPORT_SCHEMA_VERSION},"asOf":${JSON.stringify(snapshot.asOf)},"cursor":${JSON.stringify(snapshot.cursor)},`;
     yield `"categories":${categories},"errors":[${errors.join(',')}],"tools":[`;
@@ -101,12 +102,12 @@ export class CatalogExport {
    * The same listings in the shape the public directory serves at /api/data: a JSON array of listings,
    * each with `_meta` (the directory's size and description, and the listing's lastUpdated).
    */
-  async *publicDirectoryArray(snapshot: CatalogSnapshot): AsyncGenerator<string> {
+  async *publicDirectoryArray(snapshot: CatalogSnapshot): AsyncGenerator<string | Buffer> {
     const { slugs, tools } = await this.contents(snapshot.position);
     const meta = { totalApis: slugs.length, siteDescription: SITE_DESCRIPTION, siteUrl: '/', bilingual: ['en', 'zh'] };
     const withMeta = async function* () {
       for await (const json of tools) {
-        const tool = JSON.parse(json) as Record<string, unknown>;
+        const tool = JSON.parse(json.toString()) as Record<string, unknown>;
         yield JSON.stringify({ ...tool, _meta: { ...meta, lastUpdated: tool.lastUpdated } });
       }
     };
@@ -135,17 +136,21 @@ export class CatalogExport {
     };
   }
 
-  /** The stored details' tools, a share at a time; from the event store from the first share read after the read models moved on. */
-  private async *storedTools(position: string, slugs: string[]): AsyncGenerator<string> {
+  /**
+   * The stored details' tools, a share at a time; from the event store from the first share read after the
+   * read models moved on. Read as bytes: sent as they are, off the heap (as strings from the client, each
+   * share outlived the young generation's collections and filled old space; see bench/README.md).
+   */
+  private async *storedTools(position: string, slugs: string[]): AsyncGenerator<string | Buffer> {
     for (let i = 0; i < slugs.length; i += SHARE) {
       const share = slugs.slice(i, i + SHARE);
-      const read = await this.readModels.readAt(position, (tx, keys) => tx.hmget(keys.details, ...share));
+      const read = await this.readModels.readAt(position, (tx, keys) => tx.hmgetBuffer(keys.details, ...share));
       if (!read) {
         const { state } = await this.stateAt(position);
         yield* this.renderedTools(position, state, slugs.slice(i));
         return;
       }
-      for (const stored of read[0] as string[]) yield toolOf(stored);
+      for (const stored of read[0] as Buffer[]) yield toolOf(stored);
     }
   }
 
