@@ -13,7 +13,7 @@ import { renderErrorEntry } from '../rendering/error-entry-view';
 import { API_PREFIX, detailTool } from '../rendering/listing-views';
 import { livenessAggregate } from '../liveness/liveness.aggregate';
 
-/** Listings read from the event store at a time: a share's documents are all the memory an export holds. */
+/** Listings read at a time (stored details, or documents from the event store): a share is all the memory an export holds. */
 const SHARE = 100;
 export const EXPORT_SCHEMA_VERSION = 1;
 export const EXPORT_PATH = `${API_PREFIX}/export`;
