@@ -5,6 +5,9 @@ import { parse } from 'yaml';
 import { PublishListingCommand } from '../src/listings/commands/publish-listing/publish-listing.command';
 import { WithdrawListingCommand } from '../src/listings/commands/withdraw-listing/withdraw-listing.command';
 import { parseListing, type ListingDocument } from '../src/listings/listing.document';
+import { EventStore } from '../src/event-store/event-store.service';
+import { CatalogExport } from '../src/export/catalog-export';
+import { ReadModels } from '../src/read-models/read-models.service';
 import { getJson, RunningService, startService } from './support/harness';
 
 /**
@@ -83,6 +86,33 @@ it('replayed with the change feed after its cursor, equals a later export', asyn
   const earlier = (await get(`/api/v1/export?asOf=${encodeURIComponent(new Date(Date.parse(moment) - 1).toISOString())}`)).body;
   expect(earlier.cursor).toBe(before.cursor);
   expect((earlier.tools as Tool[]).map(own)).toEqual((before.tools as Tool[]).map(own));
+});
+
+it("at the read models' position, streams their details: the same bytes as the export rendered from the event store", async () => {
+  const read = jest.spyOn(service.app.get(EventStore), 'documentsAt');
+  const present = await (await fetch(`${service.baseUrl}/api/v1/export`)).text();
+  expect(read).not.toHaveBeenCalled();
+  read.mockRestore();
+  // asOf now: the same position, from the event store.
+  const fromStore = await (await fetch(`${service.baseUrl}/api/v1/export?asOf=${new Date().toISOString()}`)).text();
+  const { asOf } = JSON.parse(fromStore);
+  expect(fromStore.replace(`"asOf":"${asOf}"`, '"asOf":null').replace(`?asOf=${asOf}"`, '"')).toBe(present);
+});
+
+it('keeps to its cursor when the read models move on while it streams', async () => {
+  const present = await (await fetch(`${service.baseUrl}/api/v1/export`)).text();
+  const exporter = service.app.get(CatalogExport);
+  const snapshot = await exporter.snapshot(service.app.get(ReadModels).checkpointNow()!, null);
+  expect(snapshot.cursor).toBe(JSON.parse(present).cursor);
+  const stream = exporter.json(snapshot);
+  // The head and the first listing: the first share of details is read.
+  const pieces = [(await stream.next()).value, (await stream.next()).value, (await stream.next()).value];
+  // The last listing (of the second share) is revised, and the read models apply it.
+  const listing = fixture('zilliz');
+  await service.command(new PublishListingCommand({ ...listing, pricing: `${listing.pricing} (revised mid-export)` }, { actor: 'editor' }));
+  for await (const piece of stream) pieces.push(piece);
+  expect(pieces.join('')).toBe(present);
+  expect((await get('/api/v1/tools/zilliz')).body.tool.pricing).toMatch(/revised mid-export/);
 });
 
 it("serves the public directory's /api/data shape from the same listings", async () => {

@@ -6,12 +6,14 @@ import { ERROR_ENTRY_AGGREGATE, errorEntryAggregate } from '../error-entries/err
 import { comparePositions, EventStore } from '../event-store/event-store.service';
 import { LISTING_AGGREGATE, listingAggregate } from '../listings/listing.aggregate';
 import type { ListingDocument } from '../listings/listing.document';
+import type { ErrorEntryDocument } from '../error-entries/error-entry.document';
+import { ReadModels } from '../read-models/read-models.service';
 import { RenderState, cardOf } from '../rendering/render-state';
 import { renderErrorEntry } from '../rendering/error-entry-view';
 import { API_PREFIX, detailTool } from '../rendering/listing-views';
 import { livenessAggregate } from '../liveness/liveness.aggregate';
 
-/** Listings read from the event store at a time: a share's documents are all the memory an export holds. */
+/** Listings read at a time (stored details, or documents from the event store): a share is all the memory an export holds. */
 const SHARE = 100;
 export const EXPORT_SCHEMA_VERSION = 1;
 export const EXPORT_PATH = `${API_PREFIX}/export`;
@@ -27,18 +29,51 @@ export interface CatalogSnapshot {
   asOf: string | null;
 }
 
+/** What an export shows, all as JSON: the categories, the error entries, then each listing's detail `tool`. */
+interface Contents {
+  slugs: string[];
+  categories: string;
+  errors: string[];
+  /** Each listing's `tool`, in the order of `slugs`. */
+  tools: AsyncIterable<string | Buffer>;
+}
+
+/** The order of the export's error entries. */
+const byProviderStatusTitle = (a: ErrorEntryDocument, b: ErrorEntryDocument) => a.provider.localeCompare(b.provider) || a.status - b.status || a.title.localeCompare(b.title);
+
+/** A stored detail is `<etag>\n{"success":true,"tool":{…},"_links":{…}}` (renderListing). */
+const DETAIL_HEAD = '{"success":true,"tool":';
+
+/**
+ * The `tool` of a stored detail, cut out of its bytes as it is, unparsed: `_links` is the body's last key
+ * and the `"_links":` before it the last in the body (the links after it hold no quote).
+ */
+const toolOf = (stored: Buffer) => stored.subarray(stored.indexOf('\n') + 1 + DETAIL_HEAD.length, stored.lastIndexOf(',"_links":'));
+
+async function* commaSeparated(pieces: AsyncIterable<string | Buffer>): AsyncGenerator<string | Buffer> {
+  let first = true;
+  for await (const piece of pieces) {
+    if (!first) yield ',';
+    yield piece;
+    first = false;
+  }
+}
+
 /**
  * The whole catalog as of one position of the event log, streamed: every live listing's detail, the
  * categories and the error reference, consistent with a change-feed cursor (a mirror exports once, then
- * follows the feed from that cursor). Documents come from the event store as of that position, so writes
- * made while an export streams do not show in it; they are read twice, a share at a time (once for what
- * every detail shows of other listings, once to render), and never held all at once.
+ * follows the feed from that cursor). At the read models' own position (no asOf), it streams the details
+ * they hold, each share read in one transaction with their checkpoint; otherwise (asOf, or the read models
+ * moved on while it streams) documents come from the event store as of that position, read twice, a share at
+ * a time (once for what every detail shows of other listings, once to render). Either way, writes made
+ * while an export streams do not show in it.
  */
 @Injectable()
 export class CatalogExport {
   constructor(
     private readonly store: EventStore,
     private readonly categories: Categories,
+    private readonly readModels: ReadModels,
   ) {}
 
   /** The snapshot for `checkpoint` (the read models' position) or, with `asOf`, the last position at or before that moment. */
@@ -54,15 +89,11 @@ export class CatalogExport {
   }
 
   /** The export's JSON, in pieces (exportSchema in src/contract/responses.ts gives its shape). */
-  async *json(snapshot: CatalogSnapshot): AsyncGenerator<string> {
-    const { state, slugs } = await this.stateAt(snapshot.position);
-    const counts = new Map<string, number>();
-    for (const card of state.cards.values()) counts.set(card.category, (counts.get(card.category) ?? 0) + 1);
-    const categories = this.categories.all.map((c) => ({ slug: c.slug, name: c.name, nameCn: c.nameCn, count: counts.get(c.slug) ?? 0 }));
-    const errors = [...state.errors.values()].sort((a, b) => a.provider.localeCompare(b.provider) || a.status - b.status || a.title.localeCompare(b.title));
+  async *json(snapshot: CatalogSnapshot): AsyncGenerator<string | Buffer> {
+    const { slugs, categories, errors, tools } = await this.contents(snapshot.position);
     yield `{"success":true,"schemaVersion":${EXPORT_SCHEMA_VERSION},"asOf":${JSON.stringify(snapshot.asOf)},"cursor":${JSON.stringify(snapshot.cursor)},`;
-    yield `"categories":${JSON.stringify(categories)},"errors":[${errors.map((entry) => renderErrorEntry(entry, state)).join(',')}],"tools":[`;
-    yield* this.tools(snapshot, state, slugs, (tool) => tool);
+    yield `"categories":${categories},"errors":[${errors.join(',')}],"tools":[`;
+    yield* commaSeparated(tools);
     const links = { self: snapshot.asOf ? `${EXPORT_PATH}?asOf=${snapshot.asOf}` : EXPORT_PATH, schema: EXPORT_SCHEMA_PATH, changes: `${API_PREFIX}/changes?since=${snapshot.cursor}` };
     yield `],"total":${slugs.length},"_links":${JSON.stringify(links)}}`;
   }
@@ -71,27 +102,77 @@ export class CatalogExport {
    * The same listings in the shape the public directory serves at /api/data: a JSON array of listings,
    * each with `_meta` (the directory's size and description, and the listing's lastUpdated).
    */
-  async *publicDirectoryArray(snapshot: CatalogSnapshot): AsyncGenerator<string> {
-    const { state, slugs } = await this.stateAt(snapshot.position);
+  async *publicDirectoryArray(snapshot: CatalogSnapshot): AsyncGenerator<string | Buffer> {
+    const { slugs, tools } = await this.contents(snapshot.position);
     const meta = { totalApis: slugs.length, siteDescription: SITE_DESCRIPTION, siteUrl: '/', bilingual: ['en', 'zh'] };
+    const withMeta = async function* () {
+      for await (const json of tools) {
+        const tool = JSON.parse(json.toString()) as Record<string, unknown>;
+        yield JSON.stringify({ ...tool, _meta: { ...meta, lastUpdated: tool.lastUpdated } });
+      }
+    };
     yield '[';
-    yield* this.tools(snapshot, state, slugs, (tool) => ({ ...tool, _meta: { ...meta, lastUpdated: tool.lastUpdated } }));
+    yield* commaSeparated(withMeta());
     yield ']';
   }
 
+  /** What the export at `position` shows: from the read models when they are at it, else from the event store. */
+  private async contents(position: string): Promise<Contents> {
+    return (await this.fromReadModels(position)) ?? this.fromStore(position);
+  }
+
+  /** The listings, categories and error entries the read models hold, or null unless they are at `position`. */
+  private async fromReadModels(position: string): Promise<Contents | null> {
+    const head = await this.readModels.readAt(position, (tx, keys) => tx.hkeys(keys.details).get(keys.categoriesBody).hvals(keys.errorEntries));
+    if (!head?.[1]) return null;
+    const [slugs, categoriesBody, errors] = head as [string[], string, string[]];
+    slugs.sort();
+    const sorted = errors.map((json) => ({ json, entry: JSON.parse(json) as ErrorEntryDocument })).sort((a, b) => byProviderStatusTitle(a.entry, b.entry));
+    return {
+      slugs,
+      categories: JSON.stringify(JSON.parse(categoriesBody.slice(categoriesBody.indexOf('\n') + 1)).categories),
+      errors: sorted.map(({ json }) => json),
+      tools: this.storedTools(position, slugs),
+    };
+  }
+
   /**
-   * Each listing's detail `tool`, as `shape` makes it, comma-separated, read a share at a time and given
-   * out one listing at a time: small pieces are young garbage the collector takes at once, where a share's
-   * worth in one string went to the large-object space and stayed until a full collection.
+   * The stored details' tools, a share at a time; from the event store from the first share read after the
+   * read models moved on. Read as bytes: sent as they are, off the heap (as strings from the client, each
+   * share outlived the young generation's collections and filled old space; see bench/README.md).
    */
-  private async *tools(snapshot: CatalogSnapshot, state: RenderState, slugs: string[], shape: (tool: Record<string, unknown>) => object): AsyncGenerator<string> {
-    let written = 0;
+  private async *storedTools(position: string, slugs: string[]): AsyncGenerator<string | Buffer> {
     for (let i = 0; i < slugs.length; i += SHARE) {
-      const documents = await this.store.documentsAt(listingAggregate, slugs.slice(i, i + SHARE), snapshot.position);
-      for (const listing of documents.values()) {
-        if (!listing) continue;
-        yield `${written++ > 0 ? ',' : ''}${JSON.stringify(shape(detailTool(listing, state, this.categories)))}`;
+      const share = slugs.slice(i, i + SHARE);
+      const read = await this.readModels.readAt(position, (tx, keys) => tx.hmgetBuffer(keys.details, ...share));
+      if (!read) {
+        const { state } = await this.stateAt(position);
+        yield* this.renderedTools(position, state, slugs.slice(i));
+        return;
       }
+      for (const stored of read[0] as Buffer[]) yield toolOf(stored);
+    }
+  }
+
+  /** The export at `position` from the event store. */
+  private async fromStore(position: string): Promise<Contents> {
+    const { state, slugs } = await this.stateAt(position);
+    const counts = new Map<string, number>();
+    for (const card of state.cards.values()) counts.set(card.category, (counts.get(card.category) ?? 0) + 1);
+    const categories = this.categories.all.map((c) => ({ slug: c.slug, name: c.name, nameCn: c.nameCn, count: counts.get(c.slug) ?? 0 }));
+    const errors = [...state.errors.values()].sort(byProviderStatusTitle).map((entry) => renderErrorEntry(entry, state));
+    return { slugs, categories: JSON.stringify(categories), errors, tools: this.renderedTools(position, state, slugs) };
+  }
+
+  /**
+   * Each listing's `tool` rendered from its document, read a share at a time and given out one listing at a
+   * time: small pieces are young garbage the collector takes at once, where a share's worth in one string
+   * went to the large-object space and stayed until a full collection.
+   */
+  private async *renderedTools(position: string, state: RenderState, slugs: string[]): AsyncGenerator<string> {
+    for (let i = 0; i < slugs.length; i += SHARE) {
+      const documents = await this.store.documentsAt(listingAggregate, slugs.slice(i, i + SHARE), position);
+      for (const listing of documents.values()) if (listing) yield JSON.stringify(detailTool(listing, state, this.categories));
     }
   }
 

@@ -57,7 +57,7 @@ export class ExportController {
    * Sends pieces as they are made, compressed as the client accepts, under a weak ETag naming the position
    * (the same position gives the same content): a client that has it gets 304 before anything is read.
    */
-  private stream(request: FastifyRequest, reply: FastifyReply, snapshot: CatalogSnapshot, kind: string, pieces: () => AsyncIterable<string>): FastifyReply {
+  private stream(request: FastifyRequest, reply: FastifyReply, snapshot: CatalogSnapshot, kind: string, pieces: () => AsyncIterable<string | Buffer>): FastifyReply {
     const encoding = chooseEncoding(request.headers['accept-encoding']);
     const etag = `W/"${kind}-${snapshot.position}${snapshot.asOf ? `-${Date.parse(snapshot.asOf)}` : ''}${encoding ? `-${encoding}` : ''}"`;
     reply.header('etag', etag).header('cache-control', CACHE_CONTROL).header('vary', 'Accept-Encoding');

@@ -2,7 +2,7 @@ import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { Categories } from '../categories/categories';
 import { AppConfig } from '../config/app-config';
 import { EventStore } from '../event-store/event-store.service';
-import { RedisConnection } from '../redis/redis-connection';
+import { RedisConnection, type RedisClient } from '../redis/redis-connection';
 import type { GenerationKeys } from '../redis/redis-keys';
 import { splitEtag, StoredBody } from '../rendering/stored-body';
 import { IndexFollower } from '../search/index-follower';
@@ -66,6 +66,20 @@ export class ReadModels implements OnApplicationBootstrap {
     if (!keys || slugs.length === 0) return slugs.map(() => null);
     const stored = await this.redis.client.hmget(keys.details, ...slugs);
     return stored.map((value) => (value ? splitEtag(value) : null));
+  }
+
+  /**
+   * Reads what `queue` asks of the live generation in one transaction with its checkpoint, so the replies
+   * are the read models as of that checkpoint; null unless it is `position` (they moved on, or were replaced).
+   */
+  async readAt(position: string, queue: (tx: ReturnType<RedisClient['multi']>, keys: GenerationKeys) => void): Promise<unknown[] | null> {
+    const keys = await this.keys();
+    if (!keys) return null;
+    const tx = this.redis.client.multi().get(keys.checkpoint);
+    queue(tx, keys);
+    const replies = await tx.exec();
+    if (!replies || replies.some(([error]) => error) || replies[0][1] !== position) return null;
+    return replies.slice(1).map(([, value]) => value);
   }
 
   /** The body of GET /tools/categories, or null before anything is projected. */
