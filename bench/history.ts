@@ -11,13 +11,16 @@ import { runCli, startRedis, startService, stop } from './lib/processes';
  * real ones, each revised until it has ten versions (about 101,000 events); then, with the read cache off,
  * one client asking listings' histories and listings as of a moment (p50 target under 20 ms), and the
  * whole-catalog export: how long it takes, how large it is, and how much the serving process's memory
- * grows while it streams (target: less than the export's size).
- * Options: --size=10000 --versions=10 --seconds=5
+ * grows while it streams (target: less than the export's size). With --asOf, the export asks for the
+ * catalog as of a moment after the last round, with one listing revised since: the read models have moved
+ * on from that moment, so it comes from the event store.
+ * Options: --size=10000 --versions=10 --seconds=5 --asOf
  */
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
 const SIZE = Number(args.size ?? 10_000);
 const VERSIONS = Number(args.versions ?? 10);
 const SECONDS = Number(args.seconds ?? 5);
+const AS_OF = 'asOf' in args;
 const log = (line: string) => console.error(`[bench:history] ${line}`);
 
 const mb = (n: number) => (n / 1024 / 1024).toFixed(1);
@@ -56,6 +59,20 @@ async function main(): Promise<void> {
     // The moment asOf asks for: every listing published, none revised yet.
     if (version === 1) afterFirstRound = new Date().toISOString();
   }
+  let exportPath = '/api/v1/export';
+  if (AS_OF) {
+    // The moment the export asks for: every round ingested, and one listing revised after it.
+    const moment = new Date().toISOString();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const one = join('bench', '.data', `history-${SIZE}-one`);
+    rmSync(one, { recursive: true, force: true });
+    mkdirSync(one, { recursive: true });
+    const { file, listing } = files[0];
+    writeFileSync(join(one, file), JSON.stringify({ ...listing, pricing: `${listing.pricing} (after the moment)` }));
+    await runCli([one], env);
+    exportPath = `/api/v1/export?asOf=${moment}`;
+    log(`export as of ${moment}, one listing revised since`);
+  }
   const events = await admin.xlen('{history:es}:events');
   log(`${events} events`);
   const service = await startService({ ...env, PROJECTOR: 'off', READ_CACHE: 'off' });
@@ -91,14 +108,14 @@ async function main(): Promise<void> {
       }
     })();
     const started = Date.now();
-    const response = await fetch(`${service.url}/api/v1/export`);
+    const response = await fetch(`${service.url}${exportPath}`);
     let bytes = 0;
     for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) bytes += chunk.length;
     const ms = Date.now() - started;
     sampling = false;
     await sampler;
     const row =
-      `| export (${run}) | ${(SIZE + 127).toLocaleString('en')} listings | ${mb(bytes)} MB in ${ms} ms | resident ${mb(before)} MB before, ${mb(peak)} MB at most: grew ${mb(peak - before)} MB ` +
+      `| export${AS_OF ? ' asOf' : ''} (${run}) | ${(SIZE + 127).toLocaleString('en')} listings | ${mb(bytes)} MB in ${ms} ms | resident ${mb(before)} MB before, ${mb(peak)} MB at most: grew ${mb(peak - before)} MB ` +
       `| young generation ${mb(spacesBefore.newTotal)} → ${mb(peakSpaces.newTotal)} MB; old space used ${mb(spacesBefore.oldUsed)} → ${mb(peakSpaces.oldUsed)} MB; large objects ${mb(spacesBefore.largeUsed)} → ${mb(peakSpaces.largeUsed)} MB |`;
     log(row);
     exportRows.push(row);

@@ -118,6 +118,6 @@ declare module 'ioredis' {
     appendEvents(stream: string, versions: string, aggregate: string, digests: string, identity: string, ...args: Arg[]): Promise<Array<string | number>>;
     recordDigest(versions: string, digests: string, streamName: string, version: number, digest: string): Promise<number>;
     readAggregate(stream: string, aggregate: string): Promise<string[]>;
-    readLatest(stream: string, aggregate: string, upTo: string): Promise<string[]>;
+    readLatestBuffer(stream: string, aggregate: string, upTo: string): Promise<Buffer[]>;
   }
 }

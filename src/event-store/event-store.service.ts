@@ -96,7 +96,10 @@ export class EventStore {
   /**
    * The documents of these aggregates as of `position` of the log (null for one withdrawn, or not
    * published by then): each from its aggregate's newest event at or before it (every event carries the
-   * whole document). '+' means now. Pipelined: one script call per aggregate, in one round trip.
+   * whole document). '+' means now. Pipelined: one script call per aggregate, in one round trip. The
+   * replies are read as bytes and each turned into a string only to be parsed: strings from the Redis
+   * client outlived the young generation's collections while the rest of the round trip came in, and
+   * filled old space (see bench/README.md, the export's memory).
    */
   async documentsAt<D extends object>(aggregate: DocumentAggregate<D>, ids: string[], position: string): Promise<Map<string, D | null>> {
     const found = new Map<string, D | null>(ids.map((id) => [id, null]));
@@ -105,12 +108,12 @@ export class EventStore {
     const keys = this.redis.keys;
     const upTo = position === '+' ? `${Number.MAX_SAFE_INTEGER}-0` : position;
     const replies = await Promise.all(
-      ids.map((id) => this.redis.client.readLatest(keys.events, keys.aggregateEvents(streamName(aggregate.aggregateType, id)), upTo)),
+      ids.map((id) => this.redis.client.readLatestBuffer(keys.events, keys.aggregateEvents(streamName(aggregate.aggregateType, id)), upTo)),
     );
     replies.forEach((reply, i) => {
       if (reply.length !== 2) return;
-      const event = JSON.parse(reply[1]) as EventEnvelope;
-      found.set(ids[i], aggregate.documentAfter({ ...event, position: reply[0] }));
+      const event = JSON.parse(reply[1].toString()) as EventEnvelope;
+      found.set(ids[i], aggregate.documentAfter({ ...event, position: reply[0].toString() }));
     });
     return found;
   }
