@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { CommandBus } from '@nestjs/cqrs';
 import { createApp } from '../src/bootstrap';
 import { AppConfig } from '../src/config/app-config';
+import { EventStore } from '../src/event-store/event-store.service';
 import { ImportCatalogCommand } from '../src/import/import-catalog.command';
 import { ProjectionRunner } from '../src/projections/projection-runner.service';
 import { ReadModels } from '../src/read-models/read-models.service';
@@ -78,6 +79,14 @@ it('serves every operation from the cluster', async () => {
   expect((await getJson(`${url}/api/v1/tools/stripe`)).body.tool.errors[0].status).toBe(429);
   expect((await getJson(`${url}/api/v1/tools/compare?ids=openai,anthropic,nope`)).body.notFound).toEqual(['nope']);
   expect((await getJson(`${url}/api/v1/errors?provider=openai`)).body.total).toBe(5);
+  // The export reads the stored details in transactions with the generation's checkpoint: one slot each.
+  const documentsRead = jest.spyOn(app.get(EventStore), 'documentsAt');
+  const exported = await getJson(`${url}/api/v1/export`);
+  expect(exported.status).toBe(200);
+  expect(documentsRead).not.toHaveBeenCalled();
+  documentsRead.mockRestore();
+  expect(exported.body.total).toBe(127);
+  expect(exported.body.tools.find((tool: { slug: string }) => tool.slug === 'stripe').errors[0].status).toBe(429);
 });
 
 it('rebuilds and switches generations on the cluster', async () => {
