@@ -68,7 +68,7 @@ export const rateLimitsSchema = z
   .object({
     limits: z.array(
       z.object({
-        tier: text.describe('free, paid, tier-1 ... tier-5, enterprise or default.'),
+        tier: text.describe("free, paid, tier-1 ... tier-5, enterprise or default where they fit, else the provider's own plan name (hobby, scale...)."),
         scope: z.enum(LIMIT_SCOPES),
         metric: z.enum(LIMIT_METRICS),
         per: z.enum(LIMIT_PERIODS).nullable().describe('The window; null for concurrent requests.'),

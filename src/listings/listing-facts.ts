@@ -113,7 +113,7 @@ export class PricesDto {
 
 /** One published rate limit. */
 export class RateLimitDto {
-  /** The tier or plan it holds for: `free`, `paid`, `tier-1`... `tier-5`, `enterprise`, `default`. */
+  /** The tier or plan it holds for: `free`, `paid`, `tier-1`... `tier-5`, `enterprise`, `default` where they fit, else the provider's plan name. */
   @Matches(/^[a-z0-9][a-z0-9-]{0,39}$/, { message: 'must be a lowercase tier name (free, paid, tier-1, enterprise, default)' }) tier: string;
   @oneOf(LIMIT_SCOPES) scope: (typeof LIMIT_SCOPES)[number];
   @oneOf(LIMIT_METRICS) metric: (typeof LIMIT_METRICS)[number];
