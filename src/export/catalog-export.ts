@@ -1,14 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { Categories } from '../categories/categories';
 import { encodeChangeCursor } from '../changes/change-cursor';
-import { START_POSITION } from '../event-store/event-store.service';
 import { ERROR_ENTRY_AGGREGATE, errorEntryAggregate } from '../error-entries/error-entry.aggregate';
-import { comparePositions, EventStore } from '../event-store/event-store.service';
+import type { ErrorEntryDocument } from '../error-entries/error-entry.document';
+import { comparePositions, EventStore, START_POSITION } from '../event-store/event-store.service';
 import { LISTING_AGGREGATE, listingAggregate } from '../listings/listing.aggregate';
 import type { ListingDocument } from '../listings/listing.document';
-import type { ErrorEntryDocument } from '../error-entries/error-entry.document';
 import { ReadModels } from '../read-models/read-models.service';
 import { RenderState, cardOf } from '../rendering/render-state';
+import { categoryList } from '../rendering/categories-view';
 import { renderErrorEntry } from '../rendering/error-entry-view';
 import { API_PREFIX, detailTool } from '../rendering/listing-views';
 import { livenessAggregate } from '../liveness/liveness.aggregate';
@@ -157,11 +157,8 @@ export class CatalogExport {
   /** The export at `position` from the event store. */
   private async fromStore(position: string): Promise<Contents> {
     const { state, slugs } = await this.stateAt(position);
-    const counts = new Map<string, number>();
-    for (const card of state.cards.values()) counts.set(card.category, (counts.get(card.category) ?? 0) + 1);
-    const categories = this.categories.all.map((c) => ({ slug: c.slug, name: c.name, nameCn: c.nameCn, count: counts.get(c.slug) ?? 0 }));
     const errors = [...state.errors.values()].sort(byProviderStatusTitle).map((entry) => renderErrorEntry(entry, state));
-    return { slugs, categories: JSON.stringify(categories), errors, tools: this.renderedTools(position, state, slugs) };
+    return { slugs, categories: JSON.stringify(categoryList(state, this.categories)), errors, tools: this.renderedTools(position, state, slugs) };
   }
 
   /**

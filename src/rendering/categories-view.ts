@@ -2,11 +2,16 @@ import type { Categories } from '../categories/categories';
 import type { RenderState } from './render-state';
 import { withEtag } from './stored-body';
 
-/** Renders GET /tools/categories: every category with its live count of listings. */
-export function renderCategories(state: RenderState, categories: Categories): string {
+/** Every category, in the published order, with its count of the listings `state` holds. */
+export function categoryList(state: RenderState, categories: Categories): Array<{ slug: string; name: string; nameCn: string; count: number }> {
   const counts = new Map<string, number>();
   for (const card of state.cards.values()) counts.set(card.category, (counts.get(card.category) ?? 0) + 1);
-  const list = categories.all.map((c) => ({ slug: c.slug, name: c.name, nameCn: c.nameCn, count: counts.get(c.slug) ?? 0 }));
+  return categories.all.map((c) => ({ slug: c.slug, name: c.name, nameCn: c.nameCn, count: counts.get(c.slug) ?? 0 }));
+}
+
+/** Renders GET /tools/categories: every category with its live count of listings. */
+export function renderCategories(state: RenderState, categories: Categories): string {
+  const list = categoryList(state, categories);
   return withEtag(
     JSON.stringify({
       success: true,
