@@ -68,9 +68,9 @@ describe('a process started after a crash', () => {
       service = await startServiceProcess({ REDIS_URL, REDIS_NAMESPACE: namespace });
       const seen = await readyzUntil(service.url, (answer) => answer.status === 200, 90_000);
       const ready = seen[seen.length - 1];
-      // Not ready while behind, saying so...
-      expect(seen[0].status).toBe(503);
-      expect(seen[0].body.detail).toMatch(/catching up: \d+ events? behind/);
+      // Not ready while behind, saying so (the first answers may come before Redis has answered at all)...
+      expect(seen.slice(0, -1).map((answer) => answer.status)).toEqual(seen.slice(0, -1).map(() => 503));
+      expect(seen.some((answer) => /catching up: \d+ events? behind/.test(answer.body.detail ?? ''))).toBe(true);
       // ...and ready only within the documented lag, serving (nearly) everything.
       expect(ready.body.info.projection.lag).toBeLessThanOrEqual(100);
       const { body } = await getJson(`${service.url}/api/v1/tools/categories`);
