@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import { Categories } from '../src/categories/categories';
 import { PACKAGE_ROOT } from '../src/config/app-config';
 import { formatProblem, loadContent } from '../src/content/content-files';
-import { STALE_AFTER_DAYS, staleListings, unsourcedListings } from '../src/content/content-rules';
+import { STALE_AFTER_DAYS, staleListings, unsourcedFacts } from '../src/content/content-rules';
 import { isIsoDate } from '../src/validation/validation';
 
 /**
@@ -46,8 +46,8 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   console.log(`content check passed: ${counts}${due}`);
-  const unsourced = unsourcedListings(content.listings);
-  if (unsourced.length > 0) console.log(`${unsourced.length} listing(s) give no sources for auth, free tier and OpenAI compatibility yet: ${unsourced.join(', ')}`);
+  const unsourced = unsourcedFacts(content.listings).map(({ slug, facts }) => `${slug} (${facts.join(', ')})`);
+  if (unsourced.length > 0) console.log(`${unsourced.length} listing(s) give no source yet for some of auth, freeTier and openaiCompatible: ${unsourced.join(', ')}`);
 }
 
 void main();

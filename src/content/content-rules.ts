@@ -195,7 +195,7 @@ function checkFactData(listing: ListingDocument, report: Report): void {
   if (largest > 0 && listing.contextTokens !== largest) report('contextTokens', `must be the largest context of the listing's models (${largest})`);
   if (listing.prices) source('prices.source', listing.prices.source);
   if (listing.rateLimits) source('rateLimits.source', listing.rateLimits.source);
-  for (const [fact, given] of Object.entries(listing.sources ?? {})) source(`sources.${fact}`, given);
+  for (const [fact, given] of Object.entries(listing.sources ?? {})) if (given) source(`sources.${fact}`, given);
   if (checks.length > 0) {
     const oldest = checks.reduce((a, b) => (a < b ? a : b));
     if (listing.lastUpdated !== oldest) report('lastUpdated', `must be the oldest check of the listing's sourced facts (${oldest}), not set by hand`);
@@ -430,13 +430,19 @@ export function staleListings(listings: LoadedListing[], today: Date, days = STA
   return warnings;
 }
 
+/** The facts every listing has, each of which needs a source in `sources`. */
+const SOURCED_FACTS = ['auth', 'freeTier', 'openaiCompatible'] as const;
+
 /**
- * The listings that give no source for the facts every listing has (auth, free tier, OpenAI
- * compatibility): the content still to check against the providers' pages. Reported, not refused, until
- * every listing is sourced; then `sources` becomes required like any field.
+ * The listings that give no source for some of the facts every listing has (auth, free tier, OpenAI
+ * compatibility), each with those facts: the content still to check against the providers' pages.
+ * Reported, not refused, until every fact is sourced; then they become required like any field.
  */
-export function unsourcedListings(listings: LoadedListing[]): string[] {
-  return listings.filter(({ listing }) => !listing.sources).map(({ listing }) => listing.slug).sort();
+export function unsourcedFacts(listings: LoadedListing[]): Array<{ slug: string; facts: string[] }> {
+  return listings
+    .map(({ listing }) => ({ slug: listing.slug, facts: SOURCED_FACTS.filter((fact) => !listing.sources?.[fact]) }))
+    .filter(({ facts }) => facts.length > 0)
+    .sort((a, b) => (a.slug < b.slug ? -1 : 1));
 }
 
 /** Every source of a listing's facts as data, by the field that holds it. */

@@ -96,12 +96,12 @@ export const modelSchema = z.object({
 
 export const factSourcesSchema = z
   .object({
-    auth: sourceSchema,
-    freeTier: sourceSchema,
-    openaiCompatible: sourceSchema,
+    auth: sourceSchema.nullable(),
+    freeTier: sourceSchema.nullable(),
+    openaiCompatible: sourceSchema.nullable(),
     contextTokens: sourceSchema.nullable(),
   })
-  .describe("Sources of the listing's own decision facts.");
+  .describe("Sources of the listing's own decision facts; null for a fact not yet confirmed on the provider's pages.");
 
 /** A fact last checked longer ago than this is stale: served with `staleAfter`, listed by check:content. */
 export const STALE_AFTER_DAYS = 180;

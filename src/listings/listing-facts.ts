@@ -148,11 +148,14 @@ export class ModelDto {
   @Nested(() => SourceDto) source: SourceDto;
 }
 
-/** Sources of the listing's own decision facts (models, prices, limits and lifecycle carry theirs). */
+/**
+ * Sources of the listing's own decision facts (models, prices, limits and lifecycle carry theirs). A fact
+ * not yet confirmed on the provider's pages has none (null or left out): check:content names it.
+ */
 export class FactSourcesDto {
-  @Nested(() => SourceDto) auth: SourceDto;
-  @Nested(() => SourceDto) freeTier: SourceDto;
-  @Nested(() => SourceDto) openaiCompatible: SourceDto;
+  @IsOptional() @Nested(() => SourceDto) auth?: SourceDto | null;
+  @IsOptional() @Nested(() => SourceDto) freeTier?: SourceDto | null;
+  @IsOptional() @Nested(() => SourceDto) openaiCompatible?: SourceDto | null;
   /** Needed when the context is not the largest of the listing's models. */
   @IsOptional() @Nested(() => SourceDto) contextTokens?: SourceDto | null;
 }

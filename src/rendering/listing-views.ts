@@ -96,7 +96,13 @@ function withStaleness({ lifecycle, models, prices, rateLimits, sources }: Listi
     models: models && models.map((model) => ({ ...model, lifecycle: datedLifecycle(model.lifecycle), source: dated(model.source) })),
     prices: prices && { ...prices, source: dated(prices.source) },
     rateLimits: rateLimits && { ...rateLimits, source: dated(rateLimits.source) },
-    sources: sources && Object.fromEntries(Object.entries(sources).map(([fact, source]) => [fact, dated(source)])),
+    // Every fact is named; one not yet sourced is null.
+    sources: sources && {
+      auth: dated(sources.auth ?? null),
+      freeTier: dated(sources.freeTier ?? null),
+      openaiCompatible: dated(sources.openaiCompatible ?? null),
+      contextTokens: dated(sources.contextTokens ?? null),
+    },
   };
 }
 
