@@ -118,6 +118,18 @@ describe.each(EVERY_PAGE)('the %s page', (_name, path) => {
   });
 });
 
+describe('a listing page', () => {
+  it('gives each fact every listing sources its source, and says so of one not yet confirmed, in both languages', async () => {
+    const facts = (html: string) => html.slice(html.indexOf('id="agent-facts"'), html.indexOf('</dl>', html.indexOf('id="agent-facts"')));
+    const datadog = facts(await (await get('/apis/datadog')).text());
+    expect(datadog.match(/not yet confirmed on the provider’s pages/g)).toHaveLength(1);
+    expect(datadog).toContain('href="https://docs.datadoghq.com/api/latest/authentication/"');
+    expect(facts(await (await get('/zh/apis/datadog')).text()).match(/尚未在提供方的页面上核实/g)).toHaveLength(1);
+    expect(facts(await (await get('/apis/serper')).text()).match(/not yet confirmed/g)).toHaveLength(3);
+    expect(facts(await (await get('/apis/openai')).text())).not.toContain('not yet confirmed');
+  });
+});
+
 describe('caching and compression', () => {
   it('sends a page once per change of the read models: the same bytes and ETag, 304 on If-None-Match', async () => {
     const first = await get('/apis/stripe');

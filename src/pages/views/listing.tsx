@@ -441,15 +441,15 @@ export function ListingPage({ ctx, detail, categories }: { ctx: PageContext; det
             <dd>{tool.aliases.length === 0 ? t.none : tool.aliases.join(', ')}</dd>
             <dt>{t.freeTierBadge}</dt>
             <dd>
-              {t.yesNo(tool.freeTier)} <SourceNote ctx={ctx} source={tool.sources?.freeTier ?? null} />
+              {t.yesNo(tool.freeTier)} <SourceNote ctx={ctx} source={tool.sources?.freeTier ?? null} required />
             </dd>
             <dt>{t.openaiCompatible}</dt>
             <dd>
-              {t.yesNo(tool.openaiCompatible)} <SourceNote ctx={ctx} source={tool.sources?.openaiCompatible ?? null} />
+              {t.yesNo(tool.openaiCompatible)} <SourceNote ctx={ctx} source={tool.sources?.openaiCompatible ?? null} required />
             </dd>
             <dt>{t.authType}</dt>
             <dd>
-              {t.authTypes[tool.authType]} <SourceNote ctx={ctx} source={tool.sources?.auth ?? null} />
+              {t.authTypes[tool.authType]} <SourceNote ctx={ctx} source={tool.sources?.auth ?? null} required />
             </dd>
             <dt>{t.contextTokens}</dt>
             <dd>

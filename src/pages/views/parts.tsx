@@ -129,9 +129,10 @@ export function Pager({ ctx, first, next }: { ctx: PageContext; first: string | 
 type Source = z.infer<typeof sourceSchema>;
 
 /** Where a fact comes from: the page, the day it was checked, the day it grows stale, the words quoted. */
-export function SourceNote({ ctx, source }: { ctx: PageContext; source: Source | null }) {
+/** A fact's source; with `required`, a fact every listing sources that has none yet says so. */
+export function SourceNote({ ctx, source, required = false }: { ctx: PageContext; source: Source | null; required?: boolean }) {
   const { t } = ctx;
-  if (!source) return null;
+  if (!source) return required ? <span class="source">{t.unconfirmed}</span> : null;
   return (
     <span class="source">
       <ExternalLink url={source.url}>{t.source}</ExternalLink>{' '}
