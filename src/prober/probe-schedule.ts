@@ -1,5 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { AppConfig, LivenessSettings } from '../config/app-config';
 import { RedisConnection } from '../redis/redis-connection';
 import { Census, LivenessProber } from './liveness-prober';
@@ -46,7 +47,8 @@ export class ProbeSchedule {
           }
           due = Date.now() + this.settings.intervalMs + Math.floor(random() * this.settings.jitterMs);
         }
-        await sleep(this.held ? Math.min(beat, Math.max(0, due - Date.now())) : beat, signal);
+        // Ends at once when `signal` aborts.
+        await sleep(this.held ? Math.min(beat, Math.max(0, due - Date.now())) : beat, undefined, { signal }).catch(() => undefined);
       }
     } finally {
       if (this.held) await this.release().catch(() => undefined);
@@ -70,17 +72,4 @@ export class ProbeSchedule {
     await this.redis.client.eval(RELEASE_LUA, 1, this.redis.keys.livenessLease, this.token);
     this.held = false;
   }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done);
-  });
 }
