@@ -5,6 +5,7 @@ import { AppConfig } from '../config/app-config';
 import { UnknownEventTypeError } from '../event-store/document-aggregate';
 import { EventStore, START_POSITION } from '../event-store/event-store.service';
 import { RedisClient, RedisConnection } from '../redis/redis-connection';
+import { deleteIfHolds } from '../redis/redis-lease';
 import { GenerationProjector, READ_MODEL_VERSION } from './generation-projector';
 import { Generations } from './generations';
 import { ProjectorLease } from './projector-lease';
@@ -171,12 +172,7 @@ export class ProjectionRunner implements OnApplicationBootstrap, OnApplicationSh
         throw new Error('the running projector stopped before rebuilding; run `ingest rebuild` again');
       }
     }
-    await this.redis.client.eval(
-      "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0",
-      1,
-      this.redis.keys.rebuildRequest,
-      request,
-    );
+    await deleteIfHolds(this.redis.client, this.redis.keys.rebuildRequest, request);
     throw new Error(`the running projector did not rebuild within ${Math.round(timeoutMs / 1000)} s`);
   }
 
