@@ -171,10 +171,7 @@ export class EventStore {
 
   /** Position of the newest event, or START_POSITION when the store is empty. */
   async lastPosition(): Promise<string> {
-    const entries = (await this.redis.client.xrevrange(this.redis.keys.events, '+', '-', 'COUNT', 1)) as Array<
-      [string, string[]]
-    >;
-    return entries.length > 0 ? entries[0][0] : START_POSITION;
+    return (await this.head()).position;
   }
 
   /** The newest position and the number of events, read together. */
