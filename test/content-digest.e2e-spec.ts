@@ -1,4 +1,5 @@
 import { CommandBus } from '@nestjs/cqrs';
+import type Redis from 'ioredis';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,7 +12,7 @@ import { LISTING_AGGREGATE, listingAggregate } from '../src/listings/listing.agg
 import { LISTING_REVISED } from '../src/listings/events/listing-events';
 import { ListingDocument, parseListing } from '../src/listings/listing.document';
 import { RedisConnection } from '../src/redis/redis-connection';
-import { RunningService, startService } from './support/harness';
+import { commandsDuring, RunningService, startService } from './support/harness';
 
 /**
  * The event store keeps a digest of each aggregate's current document, and a publish command whose
@@ -85,6 +86,14 @@ it('re-importing unchanged files reads no aggregate and reports each unchanged a
   expect(report.results).toHaveLength(142);
   expect(report.results.every((r) => r.outcome === 'unchanged' && r.version === 1)).toBe(true);
   expect(report.projection).toBe('not-needed');
+});
+
+it('re-importing unchanged files reads no document from the event store, not even to look for withdrawn ones', async () => {
+  const { result, commands } = await commandsDuring(redis.client as Redis, () => ingestCounting(['fixtures']));
+  expect(result.report.results.every((r) => r.outcome === 'unchanged')).toBe(true);
+  // Every read of a document names its aggregate's list of events.
+  const ofAnAggregate = redis.keys.aggregateEvents('');
+  expect(commands.filter((args) => args.some((arg) => arg.startsWith(ofAnAggregate))).length).toBe(0);
 });
 
 it('takes the same content written in another key order for unchanged', async () => {

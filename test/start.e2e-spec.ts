@@ -2,7 +2,7 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { redisAnswers } from '../src/redis/local-redis';
+import { tcpState } from '../src/redis/local-redis';
 import { freePort, getJson } from './support/harness';
 
 function start(env: Record<string, string>): Promise<{ child: ChildProcess; output: () => string }> {
@@ -36,7 +36,7 @@ it('npm start: starts its own Redis when none answers, seeds the fixtures, serve
   const redisPort = await freePort();
   const port = await freePort();
   const env = { REDIS_URL: `redis://127.0.0.1:${redisPort}`, PORT: String(port), DATA_DIR: join(work, 'data') };
-  expect(await redisAnswers('127.0.0.1', redisPort)).toBe(false);
+  expect(await tcpState('127.0.0.1', redisPort)).toBe('refused');
 
   const first = await start(env);
   expect(first.output()).toContain(`starting redis-server on port ${redisPort}`);
@@ -45,7 +45,7 @@ it('npm start: starts its own Redis when none answers, seeds the fixtures, serve
   const categories = await getJson(`http://127.0.0.1:${port}/api/v1/tools/categories`);
   expect(categories.body.totalListings).toBe(127);
   expect(await stop(first.child)).toBe(0);
-  expect(await redisAnswers('127.0.0.1', redisPort)).toBe(false);
+  expect(await tcpState('127.0.0.1', redisPort)).toBe('refused');
   expect(readdirSync(join(work, 'data')).some((f) => f.startsWith('appendonly'))).toBe(true);
 
   // Second start: the content comes back from the append-only file; nothing is ingested again.

@@ -30,27 +30,17 @@ export class ExportCommand extends CommandRunner {
     let listingCount = 0;
     const versions = await this.store.versionsByType();
     const basedOn = (type: string, id: string) => ({ [BASED_ON_FIELD]: versions.get(type)!.get(id)! });
-    for (const share of shares((await this.store.aggregateIds(LISTING_AGGREGATE)).sort())) {
-      for (const listing of (await this.store.documentsAt(listingAggregate, share, '+')).values()) {
-        if (!listing) continue;
-        writeFileSync(join(folder, 'listings', `${listing.slug}.yaml`), toYaml({ ...basedOn(LISTING_AGGREGATE, listing.slug), ...listing }));
-        listingCount++;
-      }
+    for await (const [slug, listing] of this.store.documentsOfType(listingAggregate, '+', { sorted: true })) {
+      writeFileSync(join(folder, 'listings', `${slug}.yaml`), toYaml({ ...basedOn(LISTING_AGGREGATE, slug), ...listing }));
+      listingCount++;
     }
     let entryCount = 0;
-    for (const share of shares((await this.store.aggregateIds(ERROR_ENTRY_AGGREGATE)).sort())) {
-      for (const [id, entry] of await this.store.documentsAt(errorEntryAggregate, share, '+')) {
-        if (!entry) continue;
-        writeFileSync(join(folder, 'errors', `${id}.yaml`), toYaml({ ...basedOn(ERROR_ENTRY_AGGREGATE, id), ...withoutNulls(entry) }));
-        entryCount++;
-      }
+    for await (const [id, entry] of this.store.documentsOfType(errorEntryAggregate, '+', { sorted: true })) {
+      writeFileSync(join(folder, 'errors', `${id}.yaml`), toYaml({ ...basedOn(ERROR_ENTRY_AGGREGATE, id), ...withoutNulls(entry) }));
+      entryCount++;
     }
     console.log(`exported ${listingCount} listings and ${entryCount} error entries to ${folder}`);
   }
-}
-
-function* shares<T>(items: T[], size = 1000): Generator<T[]> {
-  for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
 }
 
 function toYaml(value: unknown): string {

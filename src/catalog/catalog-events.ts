@@ -19,25 +19,22 @@ export interface CatalogChanges {
 }
 
 /** Folds events, oldest first, into the final document of each aggregate they touch (see DocumentAggregate.documentAfter). */
-export function foldCatalogEvents(events: Iterable<CatalogEvent>, into: CatalogChanges = emptyChanges()): CatalogChanges {
+export function foldCatalogEvents(events: Iterable<CatalogEvent>): CatalogChanges {
+  const changes: CatalogChanges = { listings: new Map(), errors: new Map(), liveness: new Map() };
   for (const event of events) {
     switch (event.aggregateType) {
       case LISTING_AGGREGATE:
-        into.listings.set(event.aggregateId, listingAggregate.documentAfter(event));
+        changes.listings.set(event.aggregateId, listingAggregate.documentAfter(event));
         break;
       case ERROR_ENTRY_AGGREGATE:
-        into.errors.set(event.aggregateId, errorEntryAggregate.documentAfter(event));
+        changes.errors.set(event.aggregateId, errorEntryAggregate.documentAfter(event));
         break;
       case LIVENESS_AGGREGATE:
-        into.liveness.set(event.aggregateId, livenessAggregate.documentAfter(event));
+        changes.liveness.set(event.aggregateId, livenessAggregate.documentAfter(event));
         break;
       default:
         throw new UnknownEventTypeError(event.aggregateType, event.type, event.position);
     }
   }
-  return into;
-}
-
-export function emptyChanges(): CatalogChanges {
-  return { listings: new Map(), errors: new Map(), liveness: new Map() };
+  return changes;
 }

@@ -108,11 +108,8 @@ export class DocumentAggregate<D extends object> {
     };
   }
 
-  decideWithdraw(state: DocumentState<D>, reason: string | null, baseVersion?: number, replacedBy: string[] | null = null): Decision {
+  decideWithdraw(state: DocumentState<D>, reason: string | null, replacedBy: string[] | null = null): Decision {
     if (!state.document) return { outcome: 'not-found', events: [] };
-    if (baseVersion !== undefined && baseVersion !== state.version) {
-      return { outcome: 'conflict', events: [], detail: `changed since version ${baseVersion}` };
-    }
     return {
       outcome: 'withdrawn',
       events: [{ type: this.types.withdrawn, data: { reason, ...(replacedBy?.length ? { replacedBy } : {}) } satisfies WithdrawnData }],

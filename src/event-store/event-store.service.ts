@@ -118,6 +118,21 @@ export class EventStore {
     return found;
   }
 
+  /**
+   * Every live document of one aggregate type as of `position` (see documentsAt), with its id, read a
+   * thousand at a time (bounds memory and pipelines): in the order of the versions hash, or by id with
+   * `sorted`.
+   */
+  async *documentsOfType<D extends object>(aggregate: DocumentAggregate<D>, position: string, { sorted = false } = {}): AsyncGenerator<[string, D]> {
+    const ids = await this.aggregateIds(aggregate.aggregateType);
+    if (sorted) ids.sort();
+    for (const share of shares(ids)) {
+      for (const [id, document] of await this.documentsAt(aggregate, share, position)) {
+        if (document) yield [id, document];
+      }
+    }
+  }
+
   /** Up to `count` events of the global stream strictly after `after` (START_POSITION = from the start), up to `upTo` ('+' = the end). */
   async readAll(after: string, count: number, upTo = '+'): Promise<StoredEvent[]> {
     const entries = (await this.redis.client.xrange(this.redis.keys.events, `(${after}`, upTo, 'COUNT', count)) as Array<
@@ -156,10 +171,7 @@ export class EventStore {
 
   /** Position of the newest event, or START_POSITION when the store is empty. */
   async lastPosition(): Promise<string> {
-    const entries = (await this.redis.client.xrevrange(this.redis.keys.events, '+', '-', 'COUNT', 1)) as Array<
-      [string, string[]]
-    >;
-    return entries.length > 0 ? entries[0][0] : START_POSITION;
+    return (await this.head()).position;
   }
 
   /** The newest position and the number of events, read together. */
@@ -260,4 +272,9 @@ export function comparePositions(a: string, b: string): number {
   const [am, as] = a.split('-').map(Number);
   const [bm, bs] = b.split('-').map(Number);
   return am !== bm ? am - bm : as - bs;
+}
+
+/** `items` a thousand at a time: how documents are read from the event store (bounds memory and pipelines). */
+export function* shares<T>(items: T[], size = 1000): Generator<T[]> {
+  for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
 }

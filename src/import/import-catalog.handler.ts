@@ -151,13 +151,14 @@ export class ImportCatalogHandler implements ICommandHandler<ImportCatalogComman
    * based on a version the document never reached is wrong; and a file for a withdrawn document would bring
    * it back unseen (refused unless --republish).
    */
-  private async againstTheStore(content: LoadedContent, { versions }: Baseline, options: ImportCatalogCommand['options']): Promise<ContentProblem[]> {
+  private async againstTheStore(content: LoadedContent, baseline: Baseline, options: ImportCatalogCommand['options']): Promise<ContentProblem[]> {
+    const { versions } = baseline;
     const refused: ContentProblem[] = [];
     const documents = [
       ...content.listings.map(({ file, listing, digest, basedOn }) => ({ file, aggregate: listingAggregate as DocumentAggregate<object>, id: listing.slug, digest, basedOn, kind: 'listing' as const })),
       ...content.errorEntries.map(({ file, id, digest, basedOn }) => ({ file, aggregate: errorEntryAggregate as DocumentAggregate<object>, id, digest, basedOn, kind: 'error-entry' as const })),
     ];
-    const holdings = this.holdings({ versions, digests: new Map() }, false);
+    const holdings = this.holdings(baseline, false);
     for (const doc of documents) {
       const current = versions.get(doc.aggregate.aggregateType)?.get(doc.id) ?? 0;
       if (doc.basedOn !== undefined && doc.basedOn > current) {
@@ -171,7 +172,8 @@ export class ImportCatalogHandler implements ICommandHandler<ImportCatalogComman
         });
       }
     }
-    // A withdrawn document has versions but no document; only those whose content differs can be one.
+    // A withdrawn document has versions but no document; only those whose content differs can be one (a
+    // withdrawal drops the recorded digest, so a withdrawn document never matches one).
     for (const kind of ['listing', 'error-entry'] as const) {
       const candidates = documents.filter((d) => d.kind === kind && (versions.get(d.aggregate.aggregateType)?.get(d.id) ?? 0) > 0 && holdings.differs(kind, d.id, d.digest));
       if (candidates.length === 0 || options.republish) continue;

@@ -7,13 +7,12 @@ import {
   IsNumber,
   IsOptional,
   IsString,
-  Length,
   Matches,
   Max,
   Min,
   ValidateIf,
 } from 'class-validator';
-import { IsHttpsUrl, IsIsoDate, Nested } from '../validation/validation';
+import { apply, IsHttpsUrl, IsIsoDate, Nested, text } from '../validation/validation';
 
 /**
  * The facts agents decide by, as data beside the prose: a listing's lifecycle, the models it sells with
@@ -48,10 +47,6 @@ export const LIMIT_PERIODS = ['second', 'minute', 'hour', 'day', 'month'] as con
 export const LIMIT_SCOPES = ['key', 'organization', 'project', 'account', 'user', 'ip', 'workspace'] as const;
 
 const oneOf = (values: readonly string[], each = false) => IsIn(values as string[], { each, message: `${each ? 'each item ' : ''}must be one of ${values.join(', ')}` });
-const text = (max: number) => [IsString({ message: 'must be a string' }), Length(1, max, { message: `must be 1-${max} characters` })];
-function apply(...decorators: PropertyDecorator[]): PropertyDecorator {
-  return (target, key) => decorators.forEach((d) => d(target, key));
-}
 const nullable = <T extends object>(field: keyof T & string) => ValidateIf((o: T) => o[field] !== null && o[field] !== undefined);
 
 /** Where a fact comes from: a page of the provider's, the day an editor checked it there, optionally a short quote. */
@@ -59,9 +54,9 @@ export class SourceDto {
   @IsHttpsUrl() url: string;
   @IsIsoDate() checked: string;
   /** A few words of the page that state the fact, so the next check knows what to look for. */
-  @IsOptional() @apply(...text(300)) quote?: string | null;
+  @IsOptional() @apply(...text(1, 300)) quote?: string | null;
   /** Why a page off the provider's domains is the source (a status page host, an SDK repository). */
-  @IsOptional() @apply(...text(200)) offDomainReason?: string | null;
+  @IsOptional() @apply(...text(1, 200)) offDomainReason?: string | null;
 }
 
 /** Where a listing or a model is in its life, and what replaces it. */
@@ -76,7 +71,7 @@ export class LifecycleDto {
   @IsString({ each: true, message: 'each item must be a string' }) @ArrayUnique({ message: 'lists an item twice' })
   replacedBy?: string[];
   @IsOptional() @IsHttpsUrl() migrationUrl?: string | null;
-  @IsOptional() @apply(...text(300)) reason?: string | null;
+  @IsOptional() @apply(...text(1, 300)) reason?: string | null;
   /** The announcement the status and dates come from (required for anything but a plain active status). */
   @IsOptional() @Nested(() => SourceDto) source?: SourceDto | null;
 }
@@ -88,8 +83,8 @@ export class RateDto {
   /** A percentage charged besides the price (card payments: 2.9 % + 0.30 a transaction). */
   @IsOptional() @IsNumber({}, { message: 'must be a number' }) @Min(0) @Max(100) percent?: number | null;
   /** The tier, plan or part of the service it applies to (`batch`, `standard`, `over 200k tokens`). */
-  @IsOptional() @apply(...text(80)) appliesTo?: string | null;
-  @IsOptional() @apply(...text(200)) note?: string | null;
+  @IsOptional() @apply(...text(1, 80)) appliesTo?: string | null;
+  @IsOptional() @apply(...text(1, 200)) note?: string | null;
 }
 
 /** An allowance that costs nothing. */
@@ -97,7 +92,7 @@ export class FreeQuotaDto {
   @oneOf(RATE_UNITS) unit: RateUnit;
   @IsNumber({}, { message: 'must be a number' }) @Min(0, { message: 'must be 0 or more' }) amount: number;
   @oneOf(QUOTA_PERIODS) period: (typeof QUOTA_PERIODS)[number];
-  @IsOptional() @apply(...text(200)) conditions?: string | null;
+  @IsOptional() @apply(...text(1, 200)) conditions?: string | null;
 }
 
 /** A listing's prices as data: the pricing model, free allowances and rates. */
@@ -121,7 +116,7 @@ export class RateLimitDto {
   @nullable<RateLimitDto>('per') @oneOf(LIMIT_PERIODS) per: (typeof LIMIT_PERIODS)[number] | null;
   @IsNumber({}, { message: 'must be a number' }) @Min(0) limit: number;
   /** The model or endpoint it applies to, when not the whole API. */
-  @IsOptional() @apply(...text(120)) appliesTo?: string | null;
+  @IsOptional() @apply(...text(1, 120)) appliesTo?: string | null;
 }
 
 /** A listing's rate limits as data, and the response headers that report them. */
@@ -137,7 +132,7 @@ export class RateLimitsDto {
 export class ModelDto {
   /** The id the API takes (`gpt-6-luna`, `claude-sonnet-5-5`). */
   @Matches(/^@?[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,99}$/, { message: 'must be the id the API takes: letters, digits and . _ : / @ + - (a leading @ too, as in @cf/...)' }) id: string;
-  @apply(...text(100)) name: string;
+  @apply(...text(1, 100)) name: string;
   @oneOf(MODEL_KINDS) kind: (typeof MODEL_KINDS)[number];
   @IsArray({ message: 'must be a list' }) @oneOf(MODALITIES, true) input: Array<(typeof MODALITIES)[number]>;
   @IsArray({ message: 'must be a list' }) @oneOf(MODALITIES, true) output: Array<(typeof MODALITIES)[number]>;

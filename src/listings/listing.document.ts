@@ -27,6 +27,8 @@ import {
   declaredFields,
   canonical,
   Nested,
+  apply,
+  text,
 } from '../validation/validation';
 import { FactSourcesDto, LifecycleDto, ModelDto, PricesDto, RateLimitsDto } from './listing-facts';
 
@@ -59,7 +61,10 @@ export const SDK_LANGUAGES = [
 ] as const;
 export type SdkLanguage = (typeof SDK_LANGUAGES)[number];
 
-/** Letters, digits and Han characters of an alias or name, lowercased: "DALL·E" and "dall-e" are the same. */
+/**
+ * Letters, digits and Han characters of an alias or name, lowercased: "DALL·E" and "dall-e" are the same.
+ * How aliases are told apart, and how search compares names, slugs, aliases and whole queries.
+ */
 export function aliasKey(value: string): string {
   return value.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
 }
@@ -77,10 +82,6 @@ export class CodeExampleDto {
   code: string;
 }
 
-const text = (min: number, max: number) => [
-  IsString({ message: 'must be a string' }),
-  Length(min, max, { message: `must be ${min}-${max} characters` }),
-];
 const list = (min: number, max: number) => [
   IsArray({ message: 'must be a list' }),
   ArrayMinSize(min, { message: `must have at least ${min} item(s)` }),
@@ -90,9 +91,6 @@ const textItems = (max: number) => [
   IsString({ each: true, message: 'each item must be a string' }),
   Length(1, max, { each: true, message: `each item must be 1-${max} characters` }),
 ];
-function apply(...decorators: PropertyDecorator[]): PropertyDecorator {
-  return (target, key) => decorators.forEach((d) => d(target, key));
-}
 
 /**
  * One API listing, as an editor writes it in `fixtures/listings/<slug>.yaml` and as events carry it.

@@ -1,11 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { AppConfig, LivenessSettings } from '../config/app-config';
 import { RedisConnection } from '../redis/redis-connection';
+import { RedisLease } from '../redis/redis-lease';
 import { Census, LivenessProber } from './liveness-prober';
-
-const RENEW_LUA = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end`;
-const RELEASE_LUA = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
 
 /**
  * The prober on a schedule: a pass every LIVENESS_INTERVAL_MS plus a random part of LIVENESS_JITTER_MS
@@ -17,15 +15,16 @@ const RELEASE_LUA = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.
 export class ProbeSchedule {
   private readonly logger = new Logger(ProbeSchedule.name);
   private readonly settings: LivenessSettings;
-  readonly token = `${process.pid}-${randomUUID()}`;
+  private readonly lease: RedisLease;
   private held = false;
 
   constructor(
     private readonly prober: LivenessProber,
-    private readonly redis: RedisConnection,
+    redis: RedisConnection,
     config: AppConfig,
   ) {
     this.settings = config.liveness;
+    this.lease = new RedisLease(redis.client, redis.keys.livenessLease, this.settings.leaseMs);
   }
 
   /** Runs passes until `signal` aborts; `onPass` is told each census. Releases the lease on the way out. */
@@ -34,9 +33,9 @@ export class ProbeSchedule {
     let due = 0;
     try {
       while (!signal.aborted) {
-        this.held = this.held ? await this.renew() : await this.acquire();
+        this.held = this.held ? await this.lease.renew() : await this.lease.tryAcquire();
         if (this.held && Date.now() >= due) {
-          const renewing = setInterval(() => void this.renew().then((held) => (this.held = held), () => (this.held = false)), beat);
+          const renewing = setInterval(() => void this.lease.renew().then((held) => (this.held = held), () => (this.held = false)), beat);
           try {
             onPass(await this.prober.pass());
           } catch (error) {
@@ -46,10 +45,11 @@ export class ProbeSchedule {
           }
           due = Date.now() + this.settings.intervalMs + Math.floor(random() * this.settings.jitterMs);
         }
-        await sleep(this.held ? Math.min(beat, Math.max(0, due - Date.now())) : beat, signal);
+        // Ends at once when `signal` aborts.
+        await sleep(this.held ? Math.min(beat, Math.max(0, due - Date.now())) : beat, undefined, { signal }).catch(() => undefined);
       }
     } finally {
-      if (this.held) await this.release().catch(() => undefined);
+      if (this.held) await this.lease.release().then(() => (this.held = false)).catch(() => undefined);
     }
   }
 
@@ -57,30 +57,4 @@ export class ProbeSchedule {
   get holdsLease(): boolean {
     return this.held;
   }
-
-  private async acquire(): Promise<boolean> {
-    return (await this.redis.client.set(this.redis.keys.livenessLease, this.token, 'PX', this.settings.leaseMs, 'NX')) === 'OK';
-  }
-
-  private async renew(): Promise<boolean> {
-    return Number(await this.redis.client.eval(RENEW_LUA, 1, this.redis.keys.livenessLease, this.token, this.settings.leaseMs)) === 1;
-  }
-
-  private async release(): Promise<void> {
-    await this.redis.client.eval(RELEASE_LUA, 1, this.redis.keys.livenessLease, this.token);
-    this.held = false;
-  }
-}
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done);
-  });
 }

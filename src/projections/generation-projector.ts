@@ -1,13 +1,13 @@
 import { foldCatalogEvents } from '../catalog/catalog-events';
 import type { Categories } from '../categories/categories';
 import type { StoredEvent } from '../event-store/event-envelope';
-import { EventStore, START_POSITION } from '../event-store/event-store.service';
-import { errorEntryAggregate, ERROR_ENTRY_AGGREGATE } from '../error-entries/error-entry.aggregate';
+import { EventStore, shares, START_POSITION } from '../event-store/event-store.service';
+import { errorEntryAggregate } from '../error-entries/error-entry.aggregate';
 import { ErrorEntryDocument, errorEntryId } from '../error-entries/error-entry.document';
-import { listingAggregate, LISTING_AGGREGATE } from '../listings/listing.aggregate';
+import { listingAggregate } from '../listings/listing.aggregate';
 import type { ListingDocument } from '../listings/listing.document';
 import type { Liveness } from '../contract/liveness';
-import { LIVENESS_AGGREGATE, livenessAggregate } from '../liveness/liveness.aggregate';
+import { livenessAggregate } from '../liveness/liveness.aggregate';
 import type { RedisClient } from '../redis/redis-connection';
 import type { GenerationKeys } from '../redis/redis-keys';
 import { RenderState, cardOf } from '../rendering/render-state';
@@ -17,8 +17,6 @@ import { relatedListings, renderListing } from '../rendering/listing-views';
 
 /** Bump when what the projector writes changes: generations built by another version are rebuilt. */
 export const READ_MODEL_VERSION = '6';
-/** Documents read from the event store at a time (bounds memory and pipelines). */
-const SHARE = 1000;
 
 /** The writes of one batch, grouped by hash: one HSET or HDEL per hash, whatever the batch's size. */
 class Writes {
@@ -86,23 +84,16 @@ export class GenerationProjector {
   /** Every listing's card and every error entry as of `position`; returns the slugs of the listings. */
   private async loadState(position: string): Promise<string[]> {
     const slugs: string[] = [];
-    for (const share of shares(await this.store.aggregateIds(LISTING_AGGREGATE))) {
-      for (const [slug, listing] of await this.store.documentsAt(listingAggregate, share, position)) {
-        if (!listing) continue;
-        this.state.setCard(cardOf(listing));
-        slugs.push(slug);
-      }
+    for await (const [slug, listing] of this.store.documentsOfType(listingAggregate, position)) {
+      this.state.setCard(cardOf(listing));
+      slugs.push(slug);
     }
-    for (const share of shares(await this.store.aggregateIds(ERROR_ENTRY_AGGREGATE))) {
-      for (const [id, entry] of await this.store.documentsAt(errorEntryAggregate, share, position)) {
-        if (entry) this.state.errors.set(id, entry);
-      }
+    for await (const [id, entry] of this.store.documentsOfType(errorEntryAggregate, position)) {
+      this.state.errors.set(id, entry);
     }
     // Each listing's liveness (kept for withdrawn listings too: one published again shows it).
-    for (const share of shares(await this.store.aggregateIds(LIVENESS_AGGREGATE))) {
-      for (const [slug, liveness] of await this.store.documentsAt(livenessAggregate, share, position)) {
-        if (liveness) this.state.liveness.set(slug, liveness);
-      }
+    for await (const [slug, liveness] of this.store.documentsOfType(livenessAggregate, position)) {
+      this.state.liveness.set(slug, liveness);
     }
     return slugs;
   }
@@ -275,8 +266,4 @@ export class GenerationProjector {
     const failed = (await pipeline.exec())?.find(([error]) => error);
     if (failed) throw failed[0];
   }
-}
-
-function* shares<T>(items: T[], size = SHARE): Generator<T[]> {
-  for (let i = 0; i < items.length; i += size) yield items.slice(i, i + size);
 }

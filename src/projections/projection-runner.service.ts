@@ -1,9 +1,11 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Categories } from '../categories/categories';
 import { AppConfig } from '../config/app-config';
 import { UnknownEventTypeError } from '../event-store/document-aggregate';
 import { EventStore, START_POSITION } from '../event-store/event-store.service';
 import { RedisClient, RedisConnection } from '../redis/redis-connection';
+import { deleteIfHolds } from '../redis/redis-lease';
 import { GenerationProjector, READ_MODEL_VERSION } from './generation-projector';
 import { Generations } from './generations';
 import { ProjectorLease } from './projector-lease';
@@ -42,8 +44,6 @@ export function retryPause(attempts: number): number {
   return Math.min(MAX_BACKOFF_MS, 1000 * 2 ** Math.min(attempts - 1, 16));
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * Keeps the read models up to date: reads the global stream from the live generation's checkpoint and
  * applies it in batches (see GenerationProjector). Holds a lease so that one runner is active at a time;
@@ -61,11 +61,11 @@ export class ProjectionRunner implements OnApplicationBootstrap, OnApplicationSh
   private checkpoint = START_POSITION;
   private holding = false;
   private running: Promise<void> | null = null;
-  private stopping = false;
+  /** Aborted by stop(): ends the loop and the pause under way at once. */
+  private stopping = new AbortController();
   private lastCleanup = 0;
   private heartbeat: NodeJS.Timeout | null = null;
   private failure: ProjectionFailure | null = null;
-  private wake: (() => void) | null = null;
   /** The step, catch-up or rebuild under way: they share the working memory, so they run one at a time. */
   private turn: Promise<unknown> = Promise.resolve();
 
@@ -91,15 +91,14 @@ export class ProjectionRunner implements OnApplicationBootstrap, OnApplicationSh
   /** Starts the background loop (the API process does this unless PROJECTOR=off). */
   start(): void {
     if (this.running) return;
-    this.stopping = false;
-    this.running = this.loop();
+    this.stopping = new AbortController();
+    this.running = this.loop(this.stopping.signal);
     this.startHeartbeat();
   }
 
   /** Stops the loop, waits for the step under way and releases the lease. */
   async stop(): Promise<void> {
-    this.stopping = true;
-    this.wake?.();
+    this.stopping.abort();
     this.stopHeartbeat();
     await this.running;
     this.running = null;
@@ -173,12 +172,7 @@ export class ProjectionRunner implements OnApplicationBootstrap, OnApplicationSh
         throw new Error('the running projector stopped before rebuilding; run `ingest rebuild` again');
       }
     }
-    await this.redis.client.eval(
-      "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0",
-      1,
-      this.redis.keys.rebuildRequest,
-      request,
-    );
+    await deleteIfHolds(this.redis.client, this.redis.keys.rebuildRequest, request);
     throw new Error(`the running projector did not rebuild within ${Math.round(timeoutMs / 1000)} s`);
   }
 
@@ -233,9 +227,9 @@ export class ProjectionRunner implements OnApplicationBootstrap, OnApplicationSh
     return built.projector;
   }
 
-  private async loop(): Promise<void> {
+  private async loop(signal: AbortSignal): Promise<void> {
     let attempts = 0;
-    while (!this.stopping) {
+    while (!signal.aborted) {
       try {
         const holding = await this.exclusive(async () => {
           if (!(await this.ensureLease())) return false;
@@ -249,7 +243,7 @@ export class ProjectionRunner implements OnApplicationBootstrap, OnApplicationSh
           return true;
         });
         if (!holding) {
-          await this.pause(Math.min(1000, this.config.projectorLeaseMs / 2));
+          await sleep(Math.min(1000, this.config.projectorLeaseMs / 2), undefined, { signal }).catch(() => undefined);
           continue;
         }
         if (attempts > 0) await this.recovered();
@@ -261,7 +255,7 @@ export class ProjectionRunner implements OnApplicationBootstrap, OnApplicationSh
       } catch (error) {
         attempts++;
         await this.failed(error as Error, attempts).catch(() => undefined);
-        await this.pause(retryPause(attempts));
+        await sleep(retryPause(attempts), undefined, { signal }).catch(() => undefined);
       }
     }
   }
@@ -290,20 +284,6 @@ export class ProjectionRunner implements OnApplicationBootstrap, OnApplicationSh
     if (this.failure) this.logger.log(`projection going on after ${this.failure.attempts} failed attempt(s)`);
     this.failure = null;
     await this.redis.client.del(this.redis.keys.projectionFailure);
-  }
-
-  /** Sleeps, unless stop() is called meanwhile. */
-  private pause(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      const self = this;
-      function done() {
-        clearTimeout(timer);
-        self.wake = null;
-        resolve();
-      }
-      this.wake = done;
-    });
   }
 
   /** Renews the lease on a timer too, so a long batch or rebuild does not let it lapse. */

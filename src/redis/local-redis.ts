@@ -5,21 +5,6 @@ import { resolve } from 'node:path';
 import type { AppConfig } from '../config/app-config';
 import { isLoopbackHost } from './redis-url';
 
-/** Sends PING over a plain socket; true when a Redis without a password answers PONG within `timeoutMs`. */
-export function redisAnswers(host: string, port: number, timeoutMs = 500): Promise<boolean> {
-  return new Promise((done) => {
-    const socket = createConnection({ host, port });
-    const finish = (ok: boolean) => {
-      socket.destroy();
-      done(ok);
-    };
-    socket.setTimeout(timeoutMs, () => finish(false));
-    socket.on('error', () => finish(false));
-    socket.on('connect', () => socket.write('PING\r\n'));
-    socket.on('data', (data) => finish(data.toString().startsWith('+PONG')));
-  });
-}
-
 /** Whether anything takes TCP connections at host:port: 'refused' only when the connection is refused. */
 export function tcpState(host: string, port: number, timeoutMs = 1000): Promise<'refused' | 'open' | 'unknown'> {
   return new Promise((done) => {

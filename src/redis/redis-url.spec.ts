@@ -1,4 +1,5 @@
-import { isLoopbackHost, redactUrl } from './redis-url';
+import { redactUrl } from '../config/app-config';
+import { isLoopbackHost } from './redis-url';
 
 describe('a Redis URL as printed', () => {
   it.each([

@@ -1,7 +1,5 @@
 import ipaddr from 'ipaddr.js';
 
-export { redactUrl } from '../config/app-config';
-
 /** Whether a URL's host is this machine's loopback (`localhost`, 127.0.0.0/8, ::1). */
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[(.*)\]$/, '$1');

@@ -1,7 +1,7 @@
 import type { Category } from '../categories/categories';
-import type { ListingDocument } from '../listings/listing.document';
+import { aliasKey, type ListingDocument } from '../listings/listing.document';
 import { FIELD_BITS, SEARCH_FIELDS } from './search-fields';
-import { indexTerms, isHan, joinedTerms, nameKey } from './tokenizer';
+import { indexTerms, isHan, joinedTerms } from './tokenizer';
 
 /**
  * Scores a listing's terms: each posting's score packs the field-weighted term frequency (times 100, in
@@ -132,7 +132,7 @@ export function modelNames(listing: ListingDocument): string[] {
 export function aliasTerms(aliases: readonly string[]): string[] {
   const terms: string[] = [];
   for (const alias of aliases) {
-    const whole = nameKey(alias);
+    const whole = aliasKey(alias);
     if (whole) terms.push(whole);
     if (isHan(alias)) terms.push(...indexTerms(alias.replace(/[^\p{Script=Han}]+/gu, ' ')).filter((term) => term !== whole));
   }

@@ -2,14 +2,13 @@ import type { Category } from '../categories/categories';
 import type { ListingFilters } from '../contract/listing-filters';
 import { LIVE_FILTER_VALUES, LiveFilterValue } from '../contract/liveness';
 import type { LifecycleStatus } from '../listings/listing-facts';
-import type { ListingDocument } from '../listings/listing.document';
+import { aliasKey, type ListingDocument } from '../listings/listing.document';
 import { PostingScorer } from './listing-postings';
 import { NewPostings, PostingLists } from './posting-lists';
 import { ClauseInterpretation, interpret, planQuery } from './query-plan';
 import { clearRows, compareText, matchedMask, rankPage, scoreRows, WorkingArrays } from './ranking';
 import { matchedFields } from './search-fields';
 import { parseQuery } from './search-query';
-import { nameKey } from './tokenizer';
 
 /** A listing as the index is given it: the document (tokenised, then let go), its category, its summary. */
 export interface IndexedListing {
@@ -101,7 +100,7 @@ export class SearchIndex {
   /** The terms of each listing: the lists it leaves when revised or withdrawn. */
   private readonly docTerms: Array<Int32Array | null> = [];
   private readonly freeDocs: number[] = [];
-  /** Name keys (see nameKey) of every listing's name, Chinese name, slug and aliases -> the listings. */
+  /** Name keys (see aliasKey) of every listing's name, Chinese name, slug and aliases -> the listings. */
   private readonly names = new Map<string, Set<number>>();
   /** Every listing by popularity, then slug; null once a batch changed it, until the next browse. */
   private browseOrder: number[] | null = [];
@@ -319,7 +318,7 @@ function held({ listing, summary, live = 'unchecked' }: IndexedListing): HeldLis
     },
     summary,
     // The name keys it answers to: its name, Chinese name, slug, aliases, and its models' ids.
-    names: [...new Set([listing.name, listing.nameCn, slug, ...(listing.aliases ?? []), ...served.map((model) => model.id)].map(nameKey).filter(Boolean))],
+    names: [...new Set([listing.name, listing.nameCn, slug, ...(listing.aliases ?? []), ...served.map((model) => model.id)].map(aliasKey).filter(Boolean))],
   };
 }
 

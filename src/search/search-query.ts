@@ -1,5 +1,6 @@
 import synonymData from './synonyms.json';
-import { bigrams, hanWords, nameKey, normalize, stem, STOP_WORDS } from './tokenizer';
+import { aliasKey } from '../listings/listing.document';
+import { bigrams, hanWords, normalize, stem, STOP_WORDS } from './tokenizer';
 
 /** One term to look up: exact, or also as a prefix, or within `maxEdits` edits when it is not indexed. */
 export interface TermSpec {
@@ -38,7 +39,7 @@ export interface ParsedQuery {
   clauses: Clause[];
   /** Facts asked for in words (see QueryFacet). */
   facets: QueryFacet[];
-  /** The whole query as a name key (see nameKey): a listing whose name, slug or alias it is comes first. */
+  /** The whole query as a name key (see aliasKey): a listing whose name, slug or alias it is comes first. */
   nameKey: string | null;
 }
 
@@ -307,5 +308,5 @@ export function parseQuery(q: string, lexicon: Lexicon | null = null): ParsedQue
   const { clauses, facets } = buildClauses(q, lexicon);
   const seen = new Set<string>();
   const distinct = clauses.filter((clause) => !seen.has(clause.label) && seen.add(clause.label));
-  return { clauses: distinct.slice(0, MAX_CLAUSES), facets, nameKey: nameKey(q) || null };
+  return { clauses: distinct.slice(0, MAX_CLAUSES), facets, nameKey: aliasKey(q) || null };
 }

@@ -19,11 +19,6 @@ export function normalize(text: string): string {
   return text.normalize('NFKC').toLowerCase();
 }
 
-/** Letters and digits of a name, lowercased: how names, slugs, aliases and whole queries are compared. */
-export function nameKey(value: string): string {
-  return normalize(value).replace(/[^\p{L}\p{N}]+/gu, '');
-}
-
 /** Light English stemming: plural endings only, so prefixes and typos stay predictable. */
 export function stem(word: string): string {
   if (word.length <= 3 || /\d/.test(word)) return word;

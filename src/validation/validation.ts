@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { ClassConstructor, plainToInstance, Type } from 'class-transformer';
-import { getMetadataStorage, IsObject, registerDecorator, ValidateNested, ValidationError, ValidationOptions, validateSync } from 'class-validator';
+import { getMetadataStorage, IsObject, IsString, Length, registerDecorator, ValidateNested, ValidationError, ValidationOptions, validateSync } from 'class-validator';
 
 /** One thing wrong with an input document: the field (dotted path) and why. */
 export interface FieldProblem {
@@ -33,6 +33,17 @@ export function Nested(type: () => ClassConstructor<object>, each = false): Prop
     NESTED_TYPES.set(target.constructor, types.set(String(key), type));
   };
 }
+
+/** Several property decorators applied as one, in their order (their reasons come in that order). */
+export function apply(...decorators: PropertyDecorator[]): PropertyDecorator {
+  return (target, key) => decorators.forEach((d) => d(target, key));
+}
+
+/** A string of `min` to `max` characters (use with apply). */
+export const text = (min: number, max: number) => [
+  IsString({ message: 'must be a string' }),
+  Length(min, max, { message: `must be ${min}-${max} characters` }),
+];
 
 /** The DTO a nested field of a DTO is validated by, if it is one (see Nested). */
 export function nestedTypeOf(dto: ClassConstructor<object>, field: string): ClassConstructor<object> | undefined {

@@ -18,6 +18,6 @@ export class WithdrawListingHandler implements ICommandHandler<WithdrawListingCo
     if (missing.length > 0) {
       return { aggregateId: slug, outcome: 'refused', version: 0, detail: `${missing.map((s) => `'${s}'`).join(', ')} cannot replace it: not a listing of the directory${missing.includes(slug) ? ' (or the listing itself)' : ''}` };
     }
-    return this.runner.run(listingAggregate, slug, (state) => listingAggregate.decideWithdraw(state, reason, undefined, replacedBy), actor);
+    return this.runner.run(listingAggregate, slug, (state) => listingAggregate.decideWithdraw(state, reason, replacedBy), actor);
   }
 }
