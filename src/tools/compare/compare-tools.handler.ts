@@ -5,7 +5,8 @@ import { API_PREFIX } from '../../rendering/listing-views';
 import { storedBody, StoredBody } from '../../rendering/stored-body';
 import type { ComparisonRow } from '../../contract/listing-views';
 import { RATE_UNITS } from '../../listings/listing-facts';
-import { GoneListing, ListingTimeline, retired } from '../timeline/listing-timeline';
+import type { GoneListing } from '../../contract/responses';
+import { ListingTimeline, retired } from '../timeline/listing-timeline';
 import { CompareToolsQuery } from './compare-tools.query';
 
 /**

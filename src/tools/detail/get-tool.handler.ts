@@ -1,14 +1,14 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { LRUCache } from 'lru-cache';
 import { Categories } from '../../categories/categories';
-import type { ToolDetailResponse } from '../../contract/responses';
+import type { GoneListing, ToolDetailResponse } from '../../contract/responses';
 import type { ErrorEntryDocument } from '../../error-entries/error-entry.document';
 import { notFound } from '../../http/problem';
 import { ReadModels } from '../../read-models/read-models.service';
 import { RenderState } from '../../rendering/render-state';
 import { API_PREFIX, renderListing } from '../../rendering/listing-views';
 import { splitEtag, storedBody, StoredBody } from '../../rendering/stored-body';
-import { goneProblem, GoneListing, ListingTimeline, retired } from '../timeline/listing-timeline';
+import { goneProblem, ListingTimeline, retired } from '../timeline/listing-timeline';
 import { GetToolQuery } from './get-tool.query';
 
 /**

@@ -4,22 +4,13 @@ import type { StoredEvent } from '../../event-store/event-envelope';
 import { comparePositions, EventStore } from '../../event-store/event-store.service';
 import { ApiProblem } from '../../http/problem';
 import type { Liveness } from '../../contract/liveness';
+import type { GoneListing } from '../../contract/responses';
 import { LIVENESS_AGGREGATE, livenessAggregate } from '../../liveness/liveness.aggregate';
 import { LISTING_AGGREGATE, listingAggregate } from '../../listings/listing.aggregate';
 import type { ListingDocument } from '../../listings/listing.document';
 import { ReadModels } from '../../read-models/read-models.service';
 import { API_PREFIX } from '../../rendering/listing-views';
 import { storedBody } from '../../rendering/stored-body';
-
-/** Why a listing is no longer served: withdrawn from the directory, or retired by its provider. */
-export interface GoneListing {
-  slug: string;
-  status: 'withdrawn' | 'retired';
-  /** When: the withdrawal's time, or the retirement's day. */
-  since: string | null;
-  reason: string | null;
-  replacedBy: string[];
-}
 
 /**
  * A listing's life as the event log tells it, up to what the read models being served show (so an
