@@ -1,5 +1,6 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { MCP_PATH, PUBLIC_DIRECTORY_MCP_PATH, WELL_KNOWN_MCP_PATH } from './mcp-paths';
 import { ApiProblem, clientWentAway, closeIfBodyUnread, requestProblem, sendProblem, serverProblem } from './problem';
 
 /**
@@ -51,7 +52,7 @@ function sendJsonRpcError(reply: FastifyReply, code: number, message: string): v
 /** The paths where the MCP server answers (see src/mcp/mcp-http.controller.ts). */
 function isMcpPath(url: string): boolean {
   const path = url.split('?')[0].replace(/\/+$/, '');
-  return path === '/mcp' || path === '/.well-known/mcp' || path === '/api/mcp';
+  return [MCP_PATH, WELL_KNOWN_MCP_PATH, PUBLIC_DIRECTORY_MCP_PATH].some((mcp) => path === `/${mcp}`);
 }
 
 /** Fastify's refusal of a body sent as JSON that does not parse (Nest hands it on as the cause of an HttpException). */
