@@ -31,7 +31,7 @@ export class CompareToolsHandler implements IQueryHandler<CompareToolsQuery, Sto
       await Promise.all(
         ids.map(async (id, i) => {
           const row = rows[i];
-          const retiredListing = row !== null && row.includes('"retired"') ? retired(JSON.parse(row) as ComparisonRow) : null;
+          const retiredListing = row !== null ? retired(row) : null;
           const withdrawn = row === null ? await this.timeline.withdrawn(id) : null;
           if (retiredListing || withdrawn) gone[i] = (retiredListing ?? withdrawn)!;
           else if (row === null) notFoundIds[i] = id;

@@ -4,7 +4,8 @@ import type { StoredEvent } from '../../event-store/event-envelope';
 import { comparePositions, EventStore } from '../../event-store/event-store.service';
 import { ApiProblem } from '../../http/problem';
 import type { Liveness } from '../../contract/liveness';
-import type { GoneListing } from '../../contract/responses';
+import type { ComparisonRow } from '../../contract/listing-views';
+import type { GoneListing, ToolDetailResponse } from '../../contract/responses';
 import { LIVENESS_AGGREGATE, livenessAggregate } from '../../liveness/liveness.aggregate';
 import { LISTING_AGGREGATE, listingAggregate } from '../../listings/listing.aggregate';
 import type { ListingDocument } from '../../listings/listing.document';
@@ -63,8 +64,14 @@ export class ListingTimeline {
   }
 }
 
-/** A listing whose lifecycle says its provider retired it. */
-export function retired(listing: Pick<ListingDocument, 'slug' | 'lifecycle'>): GoneListing | null {
+/**
+ * A listing whose lifecycle says its provider retired it, from its stored JSON: a comparison row, or a
+ * detail body (the listing under `tool`). Only JSON that says "retired" somewhere is parsed.
+ */
+export function retired(json: string | Buffer): GoneListing | null {
+  if (!json.includes('"retired"')) return null;
+  const parsed = JSON.parse(json.toString()) as ComparisonRow | ToolDetailResponse;
+  const listing: Pick<ListingDocument, 'slug' | 'lifecycle'> = 'tool' in parsed ? parsed.tool : parsed;
   const lifecycle = listing.lifecycle;
   if (lifecycle?.status !== 'retired') return null;
   return { slug: listing.slug, status: 'retired', since: lifecycle.retiresAt ?? lifecycle.since ?? null, reason: lifecycle.reason ?? null, replacedBy: lifecycle.replacedBy ?? [] };
