@@ -3,7 +3,7 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from '../config/app-config';
-import { baseUrlOf } from '../discovery/base-url';
+import { baseUrlOf } from '../http/base-url';
 import { MCP_PATH, PUBLIC_DIRECTORY_MCP_PATH, WELL_KNOWN_MCP_PATH } from '../http/mcp-paths';
 import { sendProblem } from '../http/problem';
 import { sendJson } from '../http/send-json';
