@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { errorEntryAggregate } from '../error-entries/error-entry.aggregate';
-import type { ErrorEntryDocument } from '../error-entries/error-entry.document';
 import type { StoredEvent } from '../event-store/event-envelope';
 import { comparePositions, EventStore } from '../event-store/event-store.service';
 import { START_POSITION } from '../event-store/event-store.service';
@@ -67,43 +66,26 @@ export class ChangeLog {
    * fail on one. The cursor still moves past them (see `end`).
    */
   private async describe(events: StoredEvent[]): Promise<DescribedChange[]> {
-    const [providers, previous] = await Promise.all([this.providersOfWithdrawnEntries(events), this.documentsBefore(events.filter(needsPrevious))]);
+    const previous = await this.documentsBefore(events.filter(needsPrevious));
     return events
-      .map((event) => describeEvent(event, providers.get(event.position) ?? null, previous.get(event.position) ?? null))
+      .map((event) => describeEvent(event, previous.get(event.position) ?? null))
       .filter((c): c is DescribedChange => c !== null);
   }
 
-  /** The documents older revisions (recorded without their `before` values) revised, by the revision's position. */
-  private async documentsBefore(revisions: StoredEvent[]): Promise<Map<string, object>> {
+  /**
+   * The documents before the events that need them (see needsPrevious), by the event's position: the
+   * values an older revision (recorded without its `before` values) changed, and the provider of a
+   * withdrawn error entry (a withdrawal carries no document). Both are rare: one read each.
+   */
+  private async documentsBefore(events: StoredEvent[]): Promise<Map<string, object>> {
     const found = new Map<string, object>();
     await Promise.all(
-      revisions.map(async (revision) => {
-        const history = await this.store.readAggregate(revision.aggregateType, revision.aggregateId);
-        const before = history.find((event) => event.version === revision.version - 1);
-        const aggregate = revision.aggregateType === errorEntryAggregate.aggregateType ? errorEntryAggregate : listingAggregate;
-        const document = before ? (aggregate as DocumentAggregate<object>).documentAfter(before) : null;
-        if (document) found.set(revision.position, document);
-      }),
-    );
-    return found;
-  }
-
-  /**
-   * A withdrawal carries no document, so the provider of a withdrawn error entry (its link is the
-   * provider's error list) comes from the entry's event before it. Withdrawals are rare: one read each.
-   */
-  private async providersOfWithdrawnEntries(events: StoredEvent[]): Promise<Map<string, string>> {
-    const withdrawals = events.filter((event) => {
-      const meaning = meaningOf(event);
-      return meaning?.kind === 'error-entry' && meaning.type === 'withdrawn';
-    });
-    const found = new Map<string, string>();
-    await Promise.all(
-      withdrawals.map(async (withdrawal) => {
-        const history = await this.store.readAggregate(withdrawal.aggregateType, withdrawal.aggregateId);
-        const before = history.find((event) => event.version === withdrawal.version - 1);
-        const document = before && meaningOf(before) ? (errorEntryAggregate.documentAfter(before) as ErrorEntryDocument | null) : null;
-        if (document) found.set(withdrawal.position, document.provider);
+      events.map(async (event) => {
+        const history = await this.store.readAggregate(event.aggregateType, event.aggregateId);
+        const before = history.find((earlier) => earlier.version === event.version - 1);
+        const aggregate = event.aggregateType === errorEntryAggregate.aggregateType ? errorEntryAggregate : listingAggregate;
+        const document = before && meaningOf(before) ? (aggregate as DocumentAggregate<object>).documentAfter(before) : null;
+        if (document) found.set(event.position, document);
       }),
     );
     return found;

@@ -42,7 +42,7 @@ describe('a change of the feed', () => {
     const recorded = describeEvent(event({ data: { document: { slug: 'openai', pricing: 'new' }, changedFields: ['pricing', 'note'], before: { pricing: 'old', note: 'x' } } }))!;
     expect(recorded.change.changes).toEqual([{ field: 'pricing', before: 'old', after: 'new' }]);
     expect(recorded.change.changedFields).toEqual(['pricing']);
-    const older = describeEvent(event({ data: { document: { slug: 'openai', pricing: 'new' }, changedFields: ['pricing'] } }), null, { slug: 'openai', pricing: 'older' })!;
+    const older = describeEvent(event({ data: { document: { slug: 'openai', pricing: 'new' }, changedFields: ['pricing'] } }), { slug: 'openai', pricing: 'older' })!;
     expect(older.change.changes).toEqual([{ field: 'pricing', before: 'older', after: 'new' }]);
   });
 
@@ -51,10 +51,10 @@ describe('a change of the feed', () => {
     expect(withdrawn.change).toMatchObject({ type: 'withdrawn', reason: 'merged', replacedBy: ['google-maps'], changes: null });
   });
 
-  it('links an error entry to its provider, given for a withdrawal (which carries no document)', () => {
+  it('links an error entry to its provider, from the document before a withdrawal (which carries none)', () => {
     const withdrawn = describeEvent(
       event({ type: 'ErrorEntryWithdrawn', aggregateType: 'error-entry', aggregateId: 'openai-429-rate-limit-exceeded', data: { reason: null } }),
-      'openai',
+      { provider: 'openai', title: 'Rate limit exceeded' },
     )!;
     expect(withdrawn.change).toMatchObject({ type: 'withdrawn', kind: 'error-entry', reason: null, changedFields: null });
     expect(withdrawn.change._links).toEqual({ self: '/api/v1/errors?provider=openai', listing: '/api/v1/tools/openai' });

@@ -57,10 +57,11 @@ export function changeLinks(kind: ChangeKind, id: string, provider: string | nul
 }
 
 /**
- * The change an event of the log makes, or null for an event the feed does not show. `provider` is the
- * provider of a withdrawn error entry (the withdrawal does not carry its document): see ChangeLog.
+ * The change an event of the log makes, or null for an event the feed does not show. `previous` is the
+ * document before the event, read by the caller when `needsPrevious` says so: the values before an older
+ * revision, and the provider of a withdrawn error entry (the withdrawal does not carry its document).
  */
-export function describeEvent(event: StoredEvent, provider: string | null = null, previous: object | null = null): DescribedChange | null {
+export function describeEvent(event: StoredEvent, previous: object | null = null): DescribedChange | null {
   const meaning = meaningOf(event);
   if (!meaning) return null;
   const revised = meaning.type === 'revised' ? (event.data as RevisedData<object>) : null;
@@ -71,7 +72,7 @@ export function describeEvent(event: StoredEvent, provider: string | null = null
   const listing = meaning.kind === 'listing' ? (document as ListingDocument | null) : null;
   const entry = meaning.kind === 'error-entry' ? (document as ErrorEntryDocument | null) : null;
   const name = listing?.name ?? entry?.title ?? null;
-  const entryProvider = entry?.provider ?? provider;
+  const entryProvider = entry?.provider ?? (previous as ErrorEntryDocument | null)?.provider ?? null;
   const change: Change = {
     cursor: encodeChangeCursor(event.position),
     type: meaning.type,
@@ -98,7 +99,9 @@ function beforeAndAfter(revised: RevisedData<object>, fields: string[], previous
   return fields.map((field) => ({ field, before: before ? (before[field] ?? null) : null, after: after[field] }));
 }
 
-/** Whether describing this event needs the document before it (an older revision without `before`). */
+/** Whether describing this event needs the document before it: an older revision without `before`, or an error entry's withdrawal. */
 export function needsPrevious(event: StoredEvent): boolean {
-  return meaningOf(event)?.type === 'revised' && (event.data as RevisedData<object>).before === undefined;
+  const meaning = meaningOf(event);
+  if (meaning?.type === 'withdrawn') return meaning.kind === 'error-entry';
+  return meaning?.type === 'revised' && (event.data as RevisedData<object>).before === undefined;
 }

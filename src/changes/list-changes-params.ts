@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { AppConfig } from '../config/app-config';
-import { badRequest } from '../http/problem';
+import { baseUrlOf } from '../http/base-url';
 import { parseLimit, QueryParams, single } from '../http/query-params';
 import { START_POSITION } from '../event-store/event-store.service';
 import { decodeChangeCursor } from './change-cursor';
@@ -20,7 +20,7 @@ export function listChangesQueryOf(params: QueryParams): ListChangesQuery {
 /** The Atom feed's parameters (the same), and the base of its absolute links. */
 export function changesFeedQueryOf(params: QueryParams, request: FastifyRequest, config: AppConfig, format: 'atom' | 'rss' = 'atom'): ChangesFeedQuery {
   const { since, after, limit } = feedParams(params);
-  return new ChangesFeedQuery(since, after, limit, config.publicBaseUrl ?? requestBaseUrl(request), format);
+  return new ChangesFeedQuery(since, after, limit, baseUrlOf(request, config), format);
 }
 
 function feedParams(params: QueryParams): { since: string | null; after: string | null; limit: number } {
@@ -30,14 +30,4 @@ function feedParams(params: QueryParams): { since: string | null; after: string 
     after: since === null ? null : decodeChangeCursor(since),
     limit: parseLimit(single(params, 'limit'), CHANGES_DEFAULT_LIMIT, CHANGES_MAX_LIMIT),
   };
-}
-
-/** A host name or address with an optional port: what may go into the links of a feed. */
-const HOST = /^([A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*\.?|\[[0-9A-Fa-f:.]+\])(:\d{1,5})?$/;
-
-/** The scheme and host the request came to (without PUBLIC_BASE_URL); a Host that is not a host is a 400. */
-function requestBaseUrl(request: FastifyRequest): string {
-  const host = request.host;
-  if (!HOST.test(host)) throw badRequest(`the Host header must name a host (and port), got '${host}'`, { header: 'host' });
-  return `${request.protocol}://${host}`;
 }

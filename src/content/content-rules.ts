@@ -18,7 +18,7 @@ export function listingRules(listing: ListingDocument): FieldProblem[] {
   const problems: FieldProblem[] = [];
   const report = (field: string, reason: string) => problems.push({ field, reason });
   checkUrls(listing, report);
-  checkChinese(listing, report);
+  checkChinese(listing, [['name', 'nameCn'], ['description', 'descriptionCn']], report);
   checkTags(listing, report);
   checkNames(listing, report);
   checkCodeExamples(listing, report);
@@ -30,7 +30,7 @@ export function listingRules(listing: ListingDocument): FieldProblem[] {
 /** The rules of one error entry on its own. */
 export function errorEntryRules(entry: ErrorEntryDocument): FieldProblem[] {
   const problems: FieldProblem[] = [];
-  checkErrorEntry(entry, (field, reason) => problems.push({ field, reason }));
+  checkChinese(entry, [['title', 'titleCn'], ['cause', 'causeCn'], ['fix', 'fixCn']], (field, reason) => problems.push({ field, reason }));
   return problems;
 }
 
@@ -82,13 +82,11 @@ function checkUrls(listing: ListingDocument, report: Report): void {
   listing.endpoints.forEach((url, i) => check(`endpoints.${i}`, url));
 }
 
-function checkChinese(listing: ListingDocument, report: Report): void {
-  for (const [en, cn] of [
-    ['name', 'nameCn'],
-    ['description', 'descriptionCn'],
-  ] as const) {
-    if (!hasHan(listing[cn])) report(cn, 'has no Chinese (Han) characters');
-    else if (listing[cn].trim() === listing[en].trim()) report(cn, `is identical to ${en}`);
+/** Each Chinese field of the pairs (English, Chinese) is in Chinese, not a copy of its English field. */
+function checkChinese<F extends string>(document: Record<NoInfer<F>, string>, pairs: [F, F][], report: Report): void {
+  for (const [en, cn] of pairs) {
+    if (!hasHan(document[cn])) report(cn, 'has no Chinese (Han) characters');
+    else if (document[cn].trim() === document[en].trim()) report(cn, `is identical to ${en}`);
   }
 }
 
@@ -132,17 +130,6 @@ function checkCodeExamples(listing: ListingDocument, report: Report): void {
       }
     }
   });
-}
-
-function checkErrorEntry(entry: ErrorEntryDocument, report: Report): void {
-  for (const [en, cn] of [
-    ['title', 'titleCn'],
-    ['cause', 'causeCn'],
-    ['fix', 'fixCn'],
-  ] as const) {
-    if (!hasHan(entry[cn])) report(cn, 'has no Chinese (Han) characters');
-    else if (entry[cn].trim() === entry[en].trim()) report(cn, `is identical to ${en}`);
-  }
 }
 
 /**

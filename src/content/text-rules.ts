@@ -3,19 +3,15 @@
  * people (pages, feed readers, terminals) and by agents that follow its links and copy its code. Plain
  * functions: they run on the reading threads of a large import too.
  */
-
-export interface TextProblem {
-  field: string;
-  reason: string;
-}
+import type { FieldProblem } from '../validation/validation';
 
 /**
  * The text problems of a parsed document, as `field: reason`: in every string, characters that hide or
  * reorder text and written-out secrets; outside the fields `isCode` names (code is shown as written), also
  * HTML, HTML character entities and links other than https. Call it on a document whose nesting was checked.
  */
-export function textProblems(value: unknown, isCode: (field: string) => boolean): TextProblem[] {
-  const problems: TextProblem[] = [];
+export function textProblems(value: unknown, isCode: (field: string) => boolean): FieldProblem[] {
+  const problems: FieldProblem[] = [];
   const visit = (item: unknown, path: string) => {
     if (typeof item === 'string') {
       const field = path || '(document)';

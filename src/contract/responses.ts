@@ -291,5 +291,7 @@ export type CompareResponse = z.infer<typeof compareResponseSchema>;
 export type CategoriesResponse = z.infer<typeof categoriesResponseSchema>;
 export type ErrorsResponse = z.infer<typeof errorsResponseSchema>;
 export type Change = z.infer<typeof changeSchema>;
+/** Why a listing is no longer served: withdrawn from the directory, or retired by its provider. */
+export type GoneListing = z.infer<typeof goneListingSchema>;
 export type ChangeType = (typeof CHANGE_TYPES)[number];
 export type ChangeKind = (typeof CHANGE_KINDS)[number];

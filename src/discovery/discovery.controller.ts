@@ -6,7 +6,7 @@ import { sendJson, sendBody } from '../http/send-json';
 import { storedBody } from '../rendering/stored-body';
 import { agentsText, aiPluginManifest } from './agent-manifests';
 import { API_CATALOG_TYPE, apiCatalog } from './api-catalog';
-import { baseUrlOf } from './base-url';
+import { baseUrlOf } from '../http/base-url';
 import { GetLlmsTextQuery } from './llms-txt.query';
 import { ListCategoriesQuery } from '../tools/categories/list-categories.query';
 import type { CategoriesResponse } from '../contract/responses';

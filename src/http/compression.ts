@@ -24,26 +24,9 @@ export const MIN_COMPRESSED_BYTES = 1024;
 const BROTLI_QUALITY = 6;
 const GZIP_LEVEL = 6;
 
-/** Accept-Encoding headers seen, and the encoding chosen for each: clients send the same one every time. */
-const chosen = new Map<string, Encoding | null>();
-const CHOSEN_LIMIT = 256;
-
-/** Accept-Encoding headers remembered (for tests: the memory stays bounded whatever clients send). */
-export function rememberedHeaders(): number {
-  return chosen.size;
-}
-
 /** The encoding to send for this Accept-Encoding header, or null for none (see negotiate). */
 export function chooseEncoding(acceptEncoding: string | undefined): Encoding | null {
-  if (!acceptEncoding) return null;
-  let encoding = chosen.get(acceptEncoding);
-  if (encoding === undefined) {
-    encoding = negotiate(acceptEncoding);
-    // Headers are chosen by clients: keep the memory bounded whatever they send.
-    if (chosen.size >= CHOSEN_LIMIT) chosen.clear();
-    chosen.set(acceptEncoding, encoding);
-  }
-  return encoding;
+  return acceptEncoding ? negotiate(acceptEncoding) : null;
 }
 
 /** Codings offered to `negotiator`, preferred first: x-gzip is gzip (RFC 9110 section 8.4.1.3), offered under both names. */

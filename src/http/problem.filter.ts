@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiProblem, closeIfBodyUnread, requestProblem, sendProblem } from './problem';
-import { isStoreUnavailable } from '../redis/redis-errors';
+import { MCP_PATH, PUBLIC_DIRECTORY_MCP_PATH, WELL_KNOWN_MCP_PATH } from './mcp-paths';
+import { ApiProblem, clientWentAway, closeIfBodyUnread, requestProblem, sendProblem, serverProblem } from './problem';
 
 /**
  * Every error that reaches Nest becomes a problem document (registered once, as APP_FILTER). Problems
@@ -39,13 +39,7 @@ export class ProblemFilter implements ExceptionFilter {
       if (status >= 400 && status < 500) return requestProblem(status, error.message);
       return new ApiProblem(status, `http-${status}`, error.message, error.message);
     }
-    const message = (error as Error)?.message ?? String(error);
-    if (isStoreUnavailable(error)) {
-      this.logger.error(`store unavailable on ${request.method} ${request.url}: ${message}`);
-      return new ApiProblem(503, 'store-unavailable', 'Service unavailable', 'the directory store is unreachable; retry shortly');
-    }
-    this.logger.error(`unexpected error on ${request.method} ${request.url}: ${(error as Error)?.stack ?? message}`);
-    return new ApiProblem(500, 'internal', 'Internal error', 'an unexpected error occurred; it has been logged');
+    return serverProblem(error, this.logger, `${request.method} ${request.url}`);
   }
 }
 
@@ -55,16 +49,10 @@ function sendJsonRpcError(reply: FastifyReply, code: number, message: string): v
   void reply.code(400).header('content-type', 'application/json').send(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
-/** An upload cut off, or a connection closed before the answer: Node's 'aborted' / ECONNRESET on the request. */
-function clientWentAway(error: unknown): boolean {
-  const code = (error as NodeJS.ErrnoException)?.code;
-  return code === 'ECONNRESET' || code === 'ECONNABORTED' || (error as Error)?.message === 'aborted';
-}
-
 /** The paths where the MCP server answers (see src/mcp/mcp-http.controller.ts). */
 function isMcpPath(url: string): boolean {
   const path = url.split('?')[0].replace(/\/+$/, '');
-  return path === '/mcp' || path === '/.well-known/mcp' || path === '/api/mcp';
+  return [MCP_PATH, WELL_KNOWN_MCP_PATH, PUBLIC_DIRECTORY_MCP_PATH].some((mcp) => path === `/${mcp}`);
 }
 
 /** Fastify's refusal of a body sent as JSON that does not parse (Nest hands it on as the cause of an HttpException). */

@@ -1,4 +1,6 @@
+import type { Logger } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
+import { isStoreUnavailable } from '../redis/redis-errors';
 
 export const PROBLEM_BASE = 'https://api-directory.dev/problems';
 export const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
@@ -44,6 +46,26 @@ const REQUEST_PROBLEMS: Record<number, { slug: string; title: string }> = {
 export function requestProblem(status: number, detail: string, headers: Record<string, string> = {}): ApiProblem {
   const known = REQUEST_PROBLEMS[status];
   return known ? new ApiProblem(status, known.slug, known.title, detail, {}, headers) : new ApiProblem(400, 'bad-request', 'Bad request', detail, {}, headers);
+}
+
+/**
+ * An error that is no problem of the request's, as the problem a client gets: an unreachable store is 503
+ * (retry later), anything else 500. Both are logged, saying where it happened (`on GET /x`, `on tools/call`).
+ */
+export function serverProblem(error: unknown, logger: Logger, where: string): ApiProblem {
+  const message = (error as Error)?.message ?? String(error);
+  if (isStoreUnavailable(error)) {
+    logger.error(`store unavailable on ${where}: ${message}`);
+    return new ApiProblem(503, 'store-unavailable', 'Service unavailable', 'the directory store is unreachable; retry shortly');
+  }
+  logger.error(`unexpected error on ${where}: ${(error as Error)?.stack ?? message}`);
+  return new ApiProblem(500, 'internal', 'Internal error', 'an unexpected error occurred; it has been logged');
+}
+
+/** An upload cut off, or a connection closed before the answer: Node's 'aborted' / ECONNRESET on the request. */
+export function clientWentAway(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException)?.code;
+  return code === 'ECONNRESET' || code === 'ECONNABORTED' || (error as Error)?.message === 'aborted';
 }
 
 /**

@@ -2,8 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode, ListResourcesRequestSchema, type CallToolResult, type ListResourcesResult, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
-import { isStoreUnavailable } from '../redis/redis-errors';
-import { ApiProblem } from '../http/problem';
+import { ApiProblem, serverProblem } from '../http/problem';
 import type { StoredBody } from '../rendering/stored-body';
 import { GetToolQuery } from '../tools/detail/get-tool.query';
 import { listQueryOf } from '../tools/list/list-params';
@@ -140,13 +139,6 @@ export class DirectoryMcpServer {
 
   /** What went wrong, as the HTTP API would say it; an unreachable store or a bug is logged. */
   private problemOf(error: unknown, what: string): ApiProblem {
-    if (error instanceof ApiProblem) return error;
-    const message = (error as Error)?.message ?? String(error);
-    if (isStoreUnavailable(error)) {
-      this.logger.error(`store unavailable on ${what}: ${message}`);
-      return new ApiProblem(503, 'store-unavailable', 'Service unavailable', 'the directory store is unreachable; retry shortly');
-    }
-    this.logger.error(`unexpected error on ${what}: ${(error as Error)?.stack ?? message}`);
-    return new ApiProblem(500, 'internal', 'Internal error', 'an unexpected error occurred; it has been logged');
+    return error instanceof ApiProblem ? error : serverProblem(error, this.logger, what);
   }
 }

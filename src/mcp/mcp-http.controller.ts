@@ -3,7 +3,8 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from '../config/app-config';
-import { baseUrlOf } from '../discovery/base-url';
+import { baseUrlOf } from '../http/base-url';
+import { MCP_PATH, PUBLIC_DIRECTORY_MCP_PATH, WELL_KNOWN_MCP_PATH } from '../http/mcp-paths';
 import { sendProblem } from '../http/problem';
 import { sendJson } from '../http/send-json';
 import { RequestBudget } from '../operations/request-rate-limit';
@@ -11,11 +12,6 @@ import { storedBody } from '../rendering/stored-body';
 import { mcpTurn } from './bounded-requests';
 import { DIRECTORY_TOOLS } from './directory-tools';
 import { DirectoryMcpServer, INSTRUCTIONS, LISTING_URI_TEMPLATE, SERVER_NAME, SERVER_TITLE, SERVER_VERSION } from './directory-mcp-server';
-
-/** Where the MCP endpoint answers; the public directory advertises its own at /.well-known/mcp and serves it at /api/mcp. */
-export const MCP_PATH = 'mcp';
-export const WELL_KNOWN_MCP_PATH = '.well-known/mcp';
-export const PUBLIC_DIRECTORY_MCP_PATH = 'api/mcp';
 
 /**
  * The MCP server over Streamable HTTP, in the API process, at /mcp (and at /.well-known/mcp and /api/mcp,

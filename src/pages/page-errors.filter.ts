@@ -1,9 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { CompareResponse } from '../contract/responses';
-import { ApiProblem, requestProblem, sendProblem } from '../http/problem';
-import { isStoreUnavailable } from '../redis/redis-errors';
-import { MESSAGES } from './messages';
+import { ApiProblem, clientWentAway, requestProblem, sendProblem, serverProblem } from '../http/problem';
 import { prefersHtml } from './negotiation';
 import { langOfPath, withoutLang } from './page-paths';
 import { ErrorPage } from './views/error-page';
@@ -64,16 +62,10 @@ export class PageErrorFilter implements ExceptionFilter {
   /** The problem an error stands for (as the JSON API's filter reads it); null for a client that went away. */
   private toProblem(error: unknown, request: FastifyRequest): ApiProblem | null {
     if (error instanceof ApiProblem) return error;
-    const code = (error as NodeJS.ErrnoException)?.code;
-    if (code === 'ECONNRESET' || code === 'ECONNABORTED' || (error as Error)?.message === 'aborted') return null;
+    if (clientWentAway(error)) return null;
     if (error instanceof HttpException && error.getStatus() < 500) return new ApiProblem(error.getStatus(), 'bad-request', 'Bad request', error.message);
-    const message = (error as Error)?.message ?? String(error);
-    if (isStoreUnavailable(error)) {
-      this.logger.error(`store unavailable on ${request.method} ${request.url}: ${message}`);
-      return new ApiProblem(503, 'store-unavailable', 'Service unavailable', MESSAGES.en.unavailableText);
-    }
-    this.logger.error(`unexpected error on ${request.method} ${request.url}: ${(error as Error)?.stack ?? message}`);
-    return new ApiProblem(500, 'internal', 'Internal error', MESSAGES.en.internalText);
+    // The page of a 503 or a 500 says it in its own words (error-page.tsx), not the problem's detail.
+    return serverProblem(error, this.logger, `${request.method} ${request.url}`);
   }
 }
 

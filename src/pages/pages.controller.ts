@@ -7,7 +7,7 @@ import type { LatestChanges } from '../changes/latest-changes.handler';
 import { AppConfig } from '../config/app-config';
 import { FILTER_NAMES, NO_FILTERS } from '../contract/listing-filters';
 import type { CategoriesResponse, CompareResponse, ErrorsResponse, ListResponse, SearchResponse, ToolDetailResponse } from '../contract/responses';
-import { baseUrlOf } from '../discovery/base-url';
+import { baseUrlOf } from '../http/base-url';
 import { SERVICE_INDEX, SERVICE_LINKS } from '../discovery/service-index';
 import { listErrorsQueryOf } from '../error-reference/list-errors-params';
 import { ListErrorsQuery } from '../error-reference/list-errors.query';

@@ -5,7 +5,8 @@ import { API_PREFIX } from '../../rendering/listing-views';
 import { storedBody, StoredBody } from '../../rendering/stored-body';
 import type { ComparisonRow } from '../../contract/listing-views';
 import { RATE_UNITS } from '../../listings/listing-facts';
-import { GoneListing, ListingTimeline, retired } from '../timeline/listing-timeline';
+import type { GoneListing } from '../../contract/responses';
+import { ListingTimeline, retired } from '../timeline/listing-timeline';
 import { CompareToolsQuery } from './compare-tools.query';
 
 /**
@@ -30,7 +31,7 @@ export class CompareToolsHandler implements IQueryHandler<CompareToolsQuery, Sto
       await Promise.all(
         ids.map(async (id, i) => {
           const row = rows[i];
-          const retiredListing = row !== null && row.includes('"retired"') ? retired(JSON.parse(row) as ComparisonRow) : null;
+          const retiredListing = row !== null ? retired(row) : null;
           const withdrawn = row === null ? await this.timeline.withdrawn(id) : null;
           if (retiredListing || withdrawn) gone[i] = (retiredListing ?? withdrawn)!;
           else if (row === null) notFoundIds[i] = id;

@@ -1,5 +1,4 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { LRUCache } from 'lru-cache';
 import { Categories } from '../../categories/categories';
 import type { ToolDetailResponse } from '../../contract/responses';
 import type { ErrorEntryDocument } from '../../error-entries/error-entry.document';
@@ -8,7 +7,7 @@ import { ReadModels } from '../../read-models/read-models.service';
 import { RenderState } from '../../rendering/render-state';
 import { API_PREFIX, renderListing } from '../../rendering/listing-views';
 import { splitEtag, storedBody, StoredBody } from '../../rendering/stored-body';
-import { goneProblem, GoneListing, ListingTimeline, retired } from '../timeline/listing-timeline';
+import { goneProblem, ListingTimeline, retired } from '../timeline/listing-timeline';
 import { GetToolQuery } from './get-tool.query';
 
 /**
@@ -18,9 +17,6 @@ import { GetToolQuery } from './get-tool.query';
  */
 @QueryHandler(GetToolQuery)
 export class GetToolHandler implements IQueryHandler<GetToolQuery, StoredBody> {
-  /** Whether a detail body (by ETag) is of a retired listing: each body is read once. */
-  private readonly retiredByEtag = new LRUCache<string, GoneListing | false>({ max: 10_000 });
-
   constructor(
     private readonly readModels: ReadModels,
     private readonly timeline: ListingTimeline,
@@ -34,18 +30,9 @@ export class GetToolHandler implements IQueryHandler<GetToolQuery, StoredBody> {
       const gone = await this.timeline.withdrawn(slug);
       throw gone ? goneProblem(gone) : notFound(`no tool with slug '${slug}'; search with ${API_PREFIX}/tools/search?q=${encodeURIComponent(slug)}`, { slug });
     }
-    const gone = this.retiredOf(stored);
+    const gone = retired(stored.body);
     if (gone) throw goneProblem(gone);
     return stored;
-  }
-
-  private retiredOf(stored: StoredBody): GoneListing | null {
-    let gone = this.retiredByEtag.get(stored.etag);
-    if (gone === undefined) {
-      gone = retired((JSON.parse(stored.body.toString()) as ToolDetailResponse).tool) ?? false;
-      this.retiredByEtag.set(stored.etag, gone);
-    }
-    return gone || null;
   }
 
   /**

@@ -4,22 +4,14 @@ import type { StoredEvent } from '../../event-store/event-envelope';
 import { comparePositions, EventStore } from '../../event-store/event-store.service';
 import { ApiProblem } from '../../http/problem';
 import type { Liveness } from '../../contract/liveness';
+import type { ComparisonRow } from '../../contract/listing-views';
+import type { GoneListing, ToolDetailResponse } from '../../contract/responses';
 import { LIVENESS_AGGREGATE, livenessAggregate } from '../../liveness/liveness.aggregate';
 import { LISTING_AGGREGATE, listingAggregate } from '../../listings/listing.aggregate';
 import type { ListingDocument } from '../../listings/listing.document';
 import { ReadModels } from '../../read-models/read-models.service';
 import { API_PREFIX } from '../../rendering/listing-views';
 import { storedBody } from '../../rendering/stored-body';
-
-/** Why a listing is no longer served: withdrawn from the directory, or retired by its provider. */
-export interface GoneListing {
-  slug: string;
-  status: 'withdrawn' | 'retired';
-  /** When: the withdrawal's time, or the retirement's day. */
-  since: string | null;
-  reason: string | null;
-  replacedBy: string[];
-}
 
 /**
  * A listing's life as the event log tells it, up to what the read models being served show (so an
@@ -72,8 +64,14 @@ export class ListingTimeline {
   }
 }
 
-/** A listing whose lifecycle says its provider retired it. */
-export function retired(listing: Pick<ListingDocument, 'slug' | 'lifecycle'>): GoneListing | null {
+/**
+ * A listing whose lifecycle says its provider retired it, from its stored JSON: a comparison row, or a
+ * detail body (the listing under `tool`). Only JSON that says "retired" somewhere is parsed.
+ */
+export function retired(json: string | Buffer): GoneListing | null {
+  if (!json.includes('"retired"')) return null;
+  const parsed = JSON.parse(json.toString()) as ComparisonRow | ToolDetailResponse;
+  const listing: Pick<ListingDocument, 'slug' | 'lifecycle'> = 'tool' in parsed ? parsed.tool : parsed;
   const lifecycle = listing.lifecycle;
   if (lifecycle?.status !== 'retired') return null;
   return { slug: listing.slug, status: 'retired', since: lifecycle.retiresAt ?? lifecycle.since ?? null, reason: lifecycle.reason ?? null, replacedBy: lifecycle.replacedBy ?? [] };
