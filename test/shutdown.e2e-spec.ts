@@ -80,6 +80,9 @@ async function startOnProxy(extra: Record<string, string>) {
   const service = await startServiceProcess({ REDIS_URL: proxyUrl, REDIS_NAMESPACE: namespace, RATE_LIMIT_PER_MINUTE: '0', ...extra });
   const lease = new RedisKeys(namespace).projectorLease;
   await until(async () => (await redis.exists(lease)) === 1, 20_000);
+  // Ready too: until the first projection of the seeded store lands there is no live generation, a detail
+  // is answered without reading Redis, and the read the test waits for would never come.
+  await until(async () => (await fetch(`${service.url}/readyz`)).status === 200, 20_000);
   return { service, lease };
 }
 
