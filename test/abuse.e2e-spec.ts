@@ -242,8 +242,7 @@ describe('/readyz answers from what the process keeps', () => {
       expect((await service.ingest(['fixtures'])).problems).toEqual([]);
       expect((await getJson(`${service.baseUrl}/readyz`)).status).toBe(200);
       // The read reaches Redis, whose replies are then held: it cannot answer until they are released.
-      const reached = proxy.sent(/hget[\s\S]*:detail\r\n[\s\S]*stripe/i);
-      proxy.hold();
+      const reached = proxy.holdFrom(/hget[\s\S]*:detail\r\n[\s\S]*stripe/i);
       let readAnswered = false;
       const read = getJson(`${service.baseUrl}/api/v1/tools/stripe`).finally(() => (readAnswered = true));
       await reached;

@@ -88,8 +88,7 @@ async function startOnProxy(extra: Record<string, string>) {
 
 /** A GET of a listing's detail whose read has reached Redis, whose replies are now held (see SlowProxy). */
 async function requestHeldInRedis(url: string) {
-  const reached = proxy.sent(detailRead('openai'));
-  proxy.hold();
+  const reached = proxy.holdFrom(detailRead('openai'));
   const inFlight = get(`${url}/api/v1/tools/openai`);
   await reached;
   return { inFlight };

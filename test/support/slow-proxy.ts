@@ -5,14 +5,15 @@ import { createConnection, createServer, Server, Socket } from 'node:net';
  * Redis slow for one service without slowing the Redis every other test shares. Order is kept: a reply
  * never overtakes the one before it. `sent(pattern)` resolves when the
  * service sends Redis a command whose bytes match, so a test waits for the request it made to reach
- * Redis rather than for a time.
+ * Redis rather than for a time; `holdFrom(pattern)` starts holding at that very command, so whatever the
+ * service asked Redis before it (a read-model check on the way to the read, say) is still answered.
  */
 export class SlowProxy {
   private server: Server | null = null;
   private readonly sockets = new Set<Socket>();
   /** Replies held until release(), in order, with the socket each goes to; null while not holding. */
   private heldReplies: Array<[Socket, Buffer]> | null = null;
-  private readonly watchers: Array<{ pattern: RegExp; resolve: () => void }> = [];
+  private readonly watchers: Array<{ pattern: RegExp; resolve: () => void; hold: boolean }> = [];
 
   constructor(
     private readonly targetHost: string,
@@ -25,13 +26,15 @@ export class SlowProxy {
       const upstream = createConnection(this.targetPort, this.targetHost);
       this.sockets.add(client).add(upstream);
       client.on('data', (chunk) => {
-        upstream.write(chunk);
         const text = chunk.toString('latin1');
         for (const watcher of [...this.watchers]) {
           if (!watcher.pattern.test(text)) continue;
           this.watchers.splice(this.watchers.indexOf(watcher), 1);
+          // Before the command goes on, so its reply (which comes after) is held.
+          if (watcher.hold) this.hold();
           watcher.resolve();
         }
+        upstream.write(chunk);
       });
       upstream.on('data', (chunk) => {
         if (this.heldReplies) {
@@ -67,7 +70,12 @@ export class SlowProxy {
 
   /** Resolves when the service next sends Redis a command whose bytes match `pattern` (a key name, say). */
   sent(pattern: RegExp): Promise<void> {
-    return new Promise((resolve) => this.watchers.push({ pattern, resolve }));
+    return new Promise((resolve) => this.watchers.push({ pattern, resolve, hold: false }));
+  }
+
+  /** Holds every reply from the first command matching `pattern` on (its own reply included) until release(). */
+  holdFrom(pattern: RegExp): Promise<void> {
+    return new Promise((resolve) => this.watchers.push({ pattern, resolve, hold: true }));
   }
 
   async stop(): Promise<void> {
