@@ -154,5 +154,12 @@ describe('a retired listing', () => {
     expect(body).toMatchObject({ gone: 'retired', since: '2026-11-20', replacedBy: ['ideogram'], reason: 'the provider shut the API down' });
     const compared = (await get('/api/v1/tools/compare?ids=recraft,ideogram')).body;
     expect(compared.gone).toEqual([{ slug: 'recraft', status: 'retired', since: '2026-11-20', reason: 'the provider shut the API down', replacedBy: ['ideogram'] }]);
+    expect((await get('/api/v1/tools/recraft')).status).toBe(410);
+
+    // The provider brings it back: the answer follows the listing as it is now, not as it was when last read.
+    await service.command(new PublishListingCommand({ ...listing, status: 'online', lifecycle: { status: 'active' } }, { actor: 'editor' }));
+    const back = await get('/api/v1/tools/recraft');
+    expect(back.status).toBe(200);
+    expect(back.body.tool.lifecycle.status).toBe('active');
   });
 });

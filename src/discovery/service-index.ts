@@ -1,23 +1,25 @@
+import { MCP_PATH, WELL_KNOWN_MCP_PATH } from '../http/mcp-paths';
+import { API_PREFIX } from '../rendering/listing-views';
 import { OPENAPI_DOCUMENT } from '../openapi/openapi.document';
 import { storedBody } from '../rendering/stored-body';
 
 /** Where an agent that knows only the base URL finds everything (relative to the base URL). */
 export const ENTRY_POINTS = {
-  openapi: '/api/v1/openapi.json',
-  mcp: '/mcp',
-  mcpWellKnown: '/.well-known/mcp',
+  openapi: `${API_PREFIX}/openapi.json`,
+  mcp: `/${MCP_PATH}`,
+  mcpWellKnown: `/${WELL_KNOWN_MCP_PATH}`,
   llmsTxt: '/llms.txt',
   llmsFullTxt: '/llms-full.txt',
   apiCatalog: '/.well-known/api-catalog',
-  changes: '/api/v1/changes',
-  changesAtom: '/api/v1/changes.atom',
-  tools: '/api/v1/tools',
-  search: '/api/v1/tools/search?q={query}',
-  detail: '/api/v1/tools/{slug}',
-  compare: '/api/v1/tools/compare?ids={slugs}',
-  categories: '/api/v1/tools/categories',
-  errors: '/api/v1/errors',
-  liveness: '/api/v1/liveness',
+  changes: `${API_PREFIX}/changes`,
+  changesAtom: `${API_PREFIX}/changes.atom`,
+  tools: `${API_PREFIX}/tools`,
+  search: `${API_PREFIX}/tools/search?q={query}`,
+  detail: `${API_PREFIX}/tools/{slug}`,
+  compare: `${API_PREFIX}/tools/compare?ids={slugs}`,
+  categories: `${API_PREFIX}/tools/categories`,
+  errors: `${API_PREFIX}/errors`,
+  liveness: `${API_PREFIX}/liveness`,
   robots: '/robots.txt',
   agentsTxt: '/agents.txt',
   aiPlugin: '/.well-known/ai-plugin.json',

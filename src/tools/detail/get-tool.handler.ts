@@ -1,6 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { Categories } from '../../categories/categories';
-import type { ToolDetailResponse } from '../../contract/responses';
+import type { GoneListing, ToolDetailResponse } from '../../contract/responses';
 import type { ErrorEntryDocument } from '../../error-entries/error-entry.document';
 import { notFound } from '../../http/problem';
 import { ReadModels } from '../../read-models/read-models.service';
@@ -30,10 +30,23 @@ export class GetToolHandler implements IQueryHandler<GetToolQuery, StoredBody> {
       const gone = await this.timeline.withdrawn(slug);
       throw gone ? goneProblem(gone) : notFound(`no tool with slug '${slug}'; search with ${API_PREFIX}/tools/search?q=${encodeURIComponent(slug)}`, { slug });
     }
-    const gone = retired(stored.body);
+    const gone = this.retiredOf(stored);
     if (gone) throw goneProblem(gone);
     return stored;
   }
+
+  /**
+   * Whether a stored body is of a retired listing, worked out once per body the read models hand out (they
+   * hand out the same object until the listing changes): a listing with a retired model says "retired" too,
+   * and would otherwise be parsed on every read.
+   */
+  private retiredOf(stored: StoredBody): GoneListing | null {
+    let gone = this.retiredBodies.get(stored);
+    if (gone === undefined) this.retiredBodies.set(stored, (gone = retired(stored.body)));
+    return gone;
+  }
+
+  private readonly retiredBodies = new WeakMap<StoredBody, GoneListing | null>();
 
   /**
    * The listing as published at `moment`: its own fields and its liveness as they were, the listings it
