@@ -19,7 +19,7 @@ import { ProjectionWait } from '../src/projections/projection-wait';
 import { ProjectorLease } from '../src/projections/projector-lease';
 import { ReadModelChanges } from '../src/projections/read-model-changes';
 import { RedisConnection } from '../src/redis/redis-connection';
-import { commandsDuring, REDIS_URL, RunningService, startService } from './support/harness';
+import { commandsDuring, REDIS_URL, RunningService, startService, testConfig } from './support/harness';
 import { dumpGeneration } from './support/read-model-dump';
 
 /**
@@ -122,6 +122,23 @@ it('loads the working memory of a generation at the start without asking the sto
     await live.load();
     expect(live.state.cards.size).toBe(await redis.hlen(keys.generation(await current()).details));
   } finally {
+    await connection.onApplicationShutdown();
+  }
+});
+
+it('a rebuild asked of a runner that never answers gives up after its timeout and takes its request back', async () => {
+  // A namespace of its own whose lease another runner holds and never rebuilds for (a stalled process).
+  const connection = new RedisConnection(testConfig(`${service.namespace}-stalled`));
+  await connection.onModuleInit();
+  const { projectorLease, rebuildRequest } = connection.keys;
+  try {
+    await redis.set(projectorLease, 'a stalled runner', 'PX', 60_000);
+    await expect(runnerWith({}, connection).rebuild(undefined, 1_000)).rejects.toThrow(/did not rebuild within 1 s/);
+    // Its request is gone (taken back, or expired with the wait), and the other runner's lease is left alone.
+    expect(await redis.exists(rebuildRequest)).toBe(0);
+    expect(await redis.get(projectorLease)).toBe('a stalled runner');
+  } finally {
+    await redis.del(projectorLease, rebuildRequest);
     await connection.onApplicationShutdown();
   }
 });
