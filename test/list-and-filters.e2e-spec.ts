@@ -188,15 +188,27 @@ describe('filters on the facts as data and the lifecycle', () => {
     const lowest = (d: Detail) => {
       if ((d.prices?.currency ?? 'USD') !== 'USD') return Infinity;
       const rates = [...(d.prices?.rates ?? []), ...(d.models ?? []).filter((m) => m.lifecycle.status !== 'retired').flatMap((m) => m.prices)];
-      return Math.min(Infinity, ...rates.filter((r) => r.unit === '1m-input-tokens').map((r) => r.price));
+      return Math.min(Infinity, ...rates.filter((r) => r.unit === '1m-input-tokens' && !r.percent).map((r) => r.price));
     };
     const expected = details.filter((d) => lowest(d) <= 1).map((d) => d.slug).sort();
     expect(expected.length).toBeGreaterThan(2);
     expect(await listed('maxPrice=1&priceUnit=1m-input-tokens')).toEqual(expected);
   });
 
+  it('does not take a rate with a percentage for a flat price: card fees and percentage surcharges are not free', async () => {
+    // Square (2.9 % + $0.30), Lemon Squeezy (5 % + $0.50, surcharges of 1.5 % at $0) and OpenRouter (5.5 % at $0) charge per transaction.
+    const percentages = details.filter((d) => (d.prices?.rates ?? []).some((r) => r.unit === 'transaction' && (r as { percent?: number }).percent)).map((d) => d.slug);
+    expect(percentages).toEqual(expect.arrayContaining(['lemonsqueezy', 'openrouter', 'square']));
+    const cheap = await listed('maxPrice=0.5&priceUnit=transaction');
+    for (const slug of percentages) expect(cheap).not.toContain(slug);
+    const { body } = await get('/api/v1/tools/compare?ids=square,lemonsqueezy');
+    expect(body.rates.map((rate: { unit: string }) => rate.unit)).not.toContain('transaction');
+    // Their rates are all in the rows for a reader to weigh.
+    expect(body.compared.find((row: { slug: string }) => row.slug === 'square').prices.rates[0]).toMatchObject({ unit: 'transaction', price: 0.3, percent: 2.9 });
+  });
+
   it('refuses a price without its unit, and values it cannot read, naming the parameter', async () => {
-    for (const [query, parameter] of [['maxPrice=1', 'priceUnit'], ['priceUnit=1m-input-tokens', 'maxPrice'], ['maxPrice=cheap&priceUnit=image', 'maxPrice'], ['maxPrice=1&priceUnit=bananas', 'priceUnit'], ['lifecycle=eternal', 'lifecycle'], ['retiringWithin=soon', 'retiringWithin'], ['model=%3Cscript%3E', 'model']]) {
+    for (const [query, parameter] of [['maxPrice=1', 'priceUnit'], ['priceUnit=1m-input-tokens', 'maxPrice'], ['maxPrice=cheap&priceUnit=image', 'maxPrice'], ['maxPrice=1&priceUnit=bananas', 'priceUnit'], ['maxPrice=1&priceUnit=other', 'priceUnit'], ['lifecycle=eternal', 'lifecycle'], ['retiringWithin=soon', 'retiringWithin'], ['model=%3Cscript%3E', 'model']]) {
       const { status, body } = await get(`/api/v1/tools?${query}`);
       expect({ query, status, parameter: body.parameter }).toEqual({ query, status: 400, parameter });
     }

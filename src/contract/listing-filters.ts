@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LIFECYCLE_STATUSES, RATE_UNITS } from '../listings/listing-facts';
+import { COMPARED_RATE_UNITS, LIFECYCLE_STATUSES } from '../listings/listing-facts';
 import { AUTH_TYPES, SDK_LANGUAGES } from '../listings/listing.document';
 import { LIVE_FILTER_VALUES } from './liveness';
 
@@ -93,8 +93,8 @@ export const LISTING_FILTERS = {
   },
   priceUnit: {
     kind: 'unit',
-    description: 'The unit of maxPrice (given with it): a rate unit of the facts as data, e.g. 1m-input-tokens.',
-    expected: `one of ${RATE_UNITS.join(', ')}`,
+    description: 'The unit of maxPrice (given with it): a rate unit of the facts as data but `other`, e.g. 1m-input-tokens. Rates with a percentage (card fees) are not compared: their cost depends on the amount.',
+    expected: `one of ${COMPARED_RATE_UNITS.join(', ')}`,
     example: '1m-input-tokens',
   },
   live: {
@@ -121,7 +121,7 @@ const ECHO = {
   days: z.string().meta({ format: 'date' }).nullable(),
   model: z.string().nullable(),
   amount: z.number().min(0).nullable(),
-  unit: z.enum(RATE_UNITS).nullable(),
+  unit: z.enum(COMPARED_RATE_UNITS).nullable(),
   live: z.enum(LIVE_FILTER_VALUES).nullable(),
 } as const satisfies Record<FilterKind, z.ZodType>;
 type FiltersShape = { [N in FilterName]: (typeof ECHO)[(typeof LISTING_FILTERS)[N]['kind']] };

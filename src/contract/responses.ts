@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RATE_UNITS } from '../listings/listing-facts';
+import { COMPARED_RATE_UNITS } from '../listings/listing-facts';
 import { filtersSchema } from './listing-filters';
 import { livenessEntrySchema, livenessResponseSchema } from './liveness';
 import {
@@ -100,12 +100,12 @@ export const compareResponseSchema = z.object({
   rates: z
     .array(
       z.object({
-        unit: z.enum(RATE_UNITS),
+        unit: z.enum(COMPARED_RATE_UNITS),
         currency: z.literal('USD'),
         lowest: z.record(z.string(), z.number().nullable()).describe('By slug: the lowest published rate of this unit, its own or one of its models\'; null where it publishes none.'),
       }),
     )
-    .describe('The rates of one unit side by side, for each unit a compared listing publishes a US-dollar rate for.'),
+    .describe('The rates of one unit side by side, for each unit a compared listing publishes a flat US-dollar rate for (rates with a percentage, such as card fees, and the unit `other` are left out: see each row\'s prices).'),
   _links: linksSchema,
 });
 

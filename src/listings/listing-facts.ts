@@ -40,6 +40,32 @@ export const RATE_UNITS = [
   'seat-month', 'month', 'credit', 'other',
 ] as const;
 export type RateUnit = (typeof RATE_UNITS)[number];
+/** The units rates compare in (the maxPrice filter, the comparison's side by side): all but `other`. */
+export const COMPARED_RATE_UNITS = RATE_UNITS.filter((unit): unit is Exclude<RateUnit, 'other'> => unit !== 'other');
+export type ComparedRateUnit = (typeof COMPARED_RATE_UNITS)[number];
+
+/** What lowestRates reads of a listing: its document or its comparison row. */
+interface Priced {
+  prices?: { currency: string; rates: ReadonlyArray<{ unit: RateUnit; price: number; percent?: number | null }> } | null;
+  models?: ReadonlyArray<{ prices: ReadonlyArray<{ unit: RateUnit; price: number; percent?: number | null }>; lifecycle: { status: LifecycleStatus } }> | null;
+}
+
+/**
+ * A listing's lowest US-dollar rate per unit, its own or one of its served models': what the maxPrice filter
+ * and the comparison's side by side go by. Left out: rates in another currency (a model's prices are in its
+ * listing's currency), the unit `other`, and rates with a percentage, whose cost depends on the amount
+ * charged (2.9 % + $0.30 is not $0.30, and a 1.5 % surcharge is not free).
+ */
+export function lowestRates(listing: Priced): Map<ComparedRateUnit, number> {
+  const lowest = new Map<ComparedRateUnit, number>();
+  if ((listing.prices?.currency ?? 'USD') !== 'USD') return lowest;
+  const served = (listing.models ?? []).filter((model) => model.lifecycle.status !== 'retired');
+  for (const { unit, price, percent } of [...(listing.prices?.rates ?? []), ...served.flatMap((model) => model.prices)]) {
+    if (unit === 'other' || (percent ?? 0) > 0) continue;
+    lowest.set(unit, Math.min(price, lowest.get(unit) ?? Infinity));
+  }
+  return lowest;
+}
 
 export const QUOTA_PERIODS = ['once', 'day', 'month', 'year'] as const;
 export const LIMIT_METRICS = ['requests', 'tokens', 'input-tokens', 'output-tokens', 'characters', 'images', 'pages', 'emails', 'searches', 'audio-seconds', 'concurrent-requests'] as const;

@@ -5,7 +5,7 @@ import { badRequest } from '../http/problem';
 import { MAX_LIMIT, QueryParams } from '../http/query-params';
 import { LIVE_FILTER_VALUES } from '../contract/liveness';
 import { FILTER_LIST, FILTER_NAMES, FilterKind, FilterName, LISTING_FILTERS } from '../contract/listing-filters';
-import { LIFECYCLE_STATUSES, RATE_UNITS } from '../listings/listing-facts';
+import { COMPARED_RATE_UNITS, LIFECYCLE_STATUSES } from '../listings/listing-facts';
 import { AUTH_TYPES } from '../listings/listing.document';
 import type { StoredBody } from '../rendering/stored-body';
 import { ListCategoriesQuery } from '../tools/categories/list-categories.query';
@@ -98,7 +98,7 @@ const FILTER_ARGUMENTS: Record<FilterKind, (error: ReturnType<typeof mustBe>) =>
   days: (error) => z.union([z.number().int().min(1), z.string()], { error }),
   model: (error) => z.string({ error }),
   amount: (error) => z.union([z.number().min(0), z.string()], { error }),
-  unit: (error) => z.enum(RATE_UNITS, { error }),
+  unit: (error) => z.enum(COMPARED_RATE_UNITS, { error }),
   live: (error) => z.enum(LIVE_FILTER_VALUES, { error }),
 };
 

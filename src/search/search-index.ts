@@ -1,7 +1,7 @@
 import type { Category } from '../categories/categories';
 import type { ListingFilters } from '../contract/listing-filters';
 import { LIVE_FILTER_VALUES, LiveFilterValue } from '../contract/liveness';
-import type { LifecycleStatus } from '../listings/listing-facts';
+import { lowestRates, type LifecycleStatus } from '../listings/listing-facts';
 import { aliasKey, type ListingDocument } from '../listings/listing.document';
 import { PostingScorer } from './listing-postings';
 import { NewPostings, PostingLists } from './posting-lists';
@@ -293,12 +293,6 @@ export class SearchIndex {
 function held({ listing, summary, live = 'unchecked' }: IndexedListing): HeldListing {
   const { slug, category, popularity, freeTier, openaiCompatible, authType, contextTokens, sdkLanguages } = listing;
   const served = (listing.models ?? []).filter((model) => model.lifecycle?.status !== 'retired');
-  // Rates count in US dollars only (a model's prices are in its listing's currency, US dollars when it gives none).
-  const inDollars = (listing.prices?.currency ?? 'USD') === 'USD';
-  const lowestRates = new Map<string, number>();
-  for (const rate of inDollars ? [...(listing.prices?.rates ?? []), ...served.flatMap((model) => model.prices)] : []) {
-    lowestRates.set(rate.unit, Math.min(rate.price, lowestRates.get(rate.unit) ?? Infinity));
-  }
   return {
     facts: {
       slug,
@@ -312,8 +306,8 @@ function held({ listing, summary, live = 'unchecked' }: IndexedListing): HeldLis
       lifecycle: listing.lifecycle?.status ?? LIFECYCLE_OF_STATUS[listing.status],
       retiring: [listing.lifecycle?.retiresAt, ...served.map((model) => model.lifecycle?.retiresAt)].filter((day): day is string => Boolean(day)),
       models: new Set(served.map((model) => model.id.toLowerCase())),
+      lowestRates: lowestRates(listing),
       freeQuota: (listing.prices?.freeQuota.length ?? 0) > 0 || (listing.prices?.models.includes('free') ?? false),
-      lowestRates,
       live,
     },
     summary,

@@ -2,7 +2,7 @@ import { badRequest } from '../http/problem';
 import { parseCategory, QueryParams, single } from '../http/query-params';
 import { FILTER_NAMES, FilterKind, FilterName, LISTING_FILTERS, ListingFilters } from '../contract/listing-filters';
 import { LIVE_FILTER_VALUES } from '../contract/liveness';
-import { LIFECYCLE_STATUSES, RATE_UNITS } from '../listings/listing-facts';
+import { COMPARED_RATE_UNITS, LIFECYCLE_STATUSES } from '../listings/listing-facts';
 import { AUTH_TYPES, AuthType, SDK_LANGUAGES, SdkLanguage } from '../listings/listing.document';
 
 /** Names people write for SDK languages, beside the identifiers themselves. */
@@ -22,7 +22,7 @@ const PARSERS: { [K in FilterKind]: (raw: string | undefined, name: FilterName) 
   days: (raw, name) => parseDays(raw, name),
   model: (raw, name) => parseModel(raw, name),
   amount: (raw, name) => parseAmount(raw, name),
-  unit: (raw, name) => parseOneOf(raw, name, RATE_UNITS),
+  unit: (raw, name) => parseOneOf(raw, name, COMPARED_RATE_UNITS),
   live: (raw, name) => parseOneOf(raw, name, LIVE_FILTER_VALUES),
 };
 

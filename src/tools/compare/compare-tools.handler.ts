@@ -4,7 +4,7 @@ import { ReadModels } from '../../read-models/read-models.service';
 import { API_PREFIX } from '../../rendering/listing-views';
 import { storedBody, StoredBody } from '../../rendering/stored-body';
 import type { ComparisonRow } from '../../contract/listing-views';
-import { RATE_UNITS } from '../../listings/listing-facts';
+import { COMPARED_RATE_UNITS, lowestRates, type ComparedRateUnit } from '../../listings/listing-facts';
 import type { GoneListing } from '../../contract/responses';
 import { ListingTimeline, retired } from '../timeline/listing-timeline';
 import { CompareToolsQuery } from './compare-tools.query';
@@ -54,24 +54,15 @@ export class CompareToolsHandler implements IQueryHandler<CompareToolsQuery, Sto
 }
 
 /**
- * The compared listings' rates of one unit side by side: for each unit at least one of them publishes a
- * US-dollar rate for (its own or one of its models'), the lowest of each listing, null where it publishes
- * none. Units in the order of the list of units, so the table reads the same for every comparison.
+ * The compared listings' rates of one unit side by side: for each unit at least one of them has a lowest rate
+ * for (see lowestRates: US dollars, no percentages), that rate of each listing, null where it has none. Units
+ * in the order of the list of units, so the table reads the same for every comparison.
  */
-export function ratesSideBySide(rows: ComparisonRow[]): Array<{ unit: string; currency: 'USD'; lowest: Record<string, number | null> }> {
-  const lowest = new Map<string, Map<string, number>>();
-  for (const row of rows) {
-    if ((row.prices?.currency ?? 'USD') !== 'USD') continue;
-    const served = (row.models ?? []).filter((model) => model.lifecycle.status !== 'retired');
-    for (const { unit, price } of [...(row.prices?.rates ?? []), ...served.flatMap((model) => model.prices)]) {
-      if (unit === 'other') continue;
-      const byListing = lowest.get(unit) ?? lowest.set(unit, new Map()).get(unit)!;
-      byListing.set(row.slug, Math.min(price, byListing.get(row.slug) ?? Infinity));
-    }
-  }
-  return RATE_UNITS.filter((unit) => lowest.has(unit)).map((unit) => ({
+export function ratesSideBySide(rows: ComparisonRow[]): Array<{ unit: ComparedRateUnit; currency: 'USD'; lowest: Record<string, number | null> }> {
+  const lowest = new Map(rows.map((row) => [row.slug, lowestRates(row)]));
+  return COMPARED_RATE_UNITS.filter((unit) => rows.some((row) => lowest.get(row.slug)!.has(unit))).map((unit) => ({
     unit,
     currency: 'USD' as const,
-    lowest: Object.fromEntries(rows.map((row) => [row.slug, lowest.get(unit)!.get(row.slug) ?? null])),
+    lowest: Object.fromEntries(rows.map((row) => [row.slug, lowest.get(row.slug)!.get(unit) ?? null])),
   }));
 }
