@@ -77,6 +77,12 @@ const CASES: Case[] = [
   { what: 'lastUpdated set by hand', base: 'supabase', change: (d) => (d.lastUpdated = '2026-01-01'), field: 'lastUpdated', reason: /must be the oldest check of the listing's sourced facts/ },
   { what: 'a successor that is no listing', base: 'e2b', change: (d) => (d.lifecycle = { status: 'deprecated', replacedBy: ['no-such-listing'], source: { url: d.website, checked: '2026-11-26' } }), field: 'lifecycle.replacedBy.0', reason: /no listing 'no-such-listing'/ },
   { what: 'a status that disagrees with the lifecycle', base: 'firecrawl', change: (d) => (d.status = 'beta'), field: 'status', reason: /must be 'online' for a listing whose lifecycle is active/ },
+  { what: 'a check dated in the future', base: 'lemonsqueezy', change: (d) => (d.sources.auth.checked = '2099-01-01'), field: 'sources.auth.checked', reason: /2099-01-01 is in the future/ },
+  { what: 'a source URL with a password', base: 'square', change: (d) => (d.prices.source.url = 'https://editor:hunter2@developer.squareup.com/docs/payments-pricing'), field: 'prices.source.url', reason: /without a user name or password/ },
+  { what: 'a model replaced by no model of the listing', base: 'azure-openai', change: (d) => (d.models[0].lifecycle = { status: 'deprecated', replacedBy: ['gpt-99'], source: d.models[0].source }), field: 'models.0.lifecycle.replacedBy.0', reason: /'gpt-99' is not a model of this listing/ },
+  { what: 'a maximum output larger than the context', base: 'cloudflare-ai', change: (d) => (d.models[1].maxOutputTokens = d.models[1].contextTokens + 1), field: 'models.1.maxOutputTokens', reason: /is more than the context/ },
+  { what: 'a shutdown before the day its status began', base: 'sentry', change: (d) => Object.assign(d, { status: 'deprecated', lifecycle: { status: 'deprecated', since: '2026-11-01', retiresAt: '2026-10-01', source: { url: d.website, checked: '2026-11-26' } } }), field: 'lifecycle.retiresAt', reason: /is before since \(2026-11-01\)/ },
+  { what: 'a listing that replaces itself', base: 'voyage-ai', change: (d) => Object.assign(d, { status: 'deprecated', lifecycle: { status: 'deprecated', replacedBy: ['voyage-ai'], source: { url: d.website, checked: '2026-11-26' } } }), field: 'lifecycle.replacedBy', reason: /a listing does not replace itself/ },
   { what: "a migration link off the provider's domains", base: 'discord', change: (d) => (d.lifecycle = { status: 'deprecated', migrationUrl: 'https://migrate.example.com/discord', source: { url: d.website, checked: '2026-11-26' } }), field: 'lifecycle.migrationUrl', reason: /not on the provider's domains/ },
 ];
 
@@ -185,6 +191,35 @@ describe('files ingest refuses on their own', () => {
     const allowed = await runCli(namespace, ['ingest', '--allow-new-domains', file]);
     expect(allowed.code).toBe(0);
     expect(allowed.stdout).toContain('revised listing openai (docsUrl, domains)');
+    expect(await streamLength()).toBe(before + 1);
+  });
+
+  it('a revision that changes a fact under the date of its last check, until the check is dated again', async () => {
+    const dir = mkdtempSync(join(work, 'recheck-'));
+    const file = join(dir, 'mistral.yaml');
+    const doc = parse(readFileSync('fixtures/listings/mistral.yaml', 'utf8'));
+    const checkedBefore = doc.models[0].source.checked;
+    doc.models[0].prices[0].price = doc.models[0].prices[0].price * 2;
+    doc.freeTier = false;
+    // Sources and wording that change alone are no change of a fact.
+    doc.sources.openaiCompatible.quote = 'Chat completions take OpenAI-style requests';
+    writeFileSync(file, stringify(doc));
+    const before = await streamLength();
+    const refused = await runCli(namespace, ['ingest', file]);
+    expect(refused.code).toBe(1);
+    const problems = refused.stderr.split('\n').filter((line) => line.startsWith(`${file}: `));
+    expect(problems).toEqual([
+      `${file}: models.0.source.checked: the fact changed, but its check is still ${checkedBefore} (that of the version it revises): check it again on the provider's page and give that day`,
+      `${file}: sources.freeTier.checked: the fact changed, but its check is still ${checkedBefore} (that of the version it revises): check it again on the provider's page and give that day`,
+    ]);
+    expect(await streamLength()).toBe(before);
+    // Checked again today: the revision goes in.
+    const today = new Date().toISOString().slice(0, 10);
+    doc.models[0].source.checked = today;
+    doc.sources.freeTier.checked = today;
+    writeFileSync(file, stringify(doc));
+    const accepted = await runCli(namespace, ['ingest', file]);
+    expect({ code: accepted.code, stderr: accepted.stderr }).toEqual({ code: 0, stderr: '' });
     expect(await streamLength()).toBe(before + 1);
   });
 

@@ -5,7 +5,7 @@ import { documentDigest } from '../event-store/content-digest';
 import { ErrorEntryDocument, errorEntryId, parseErrorEntry } from '../error-entries/error-entry.document';
 import { ListingDocument, parseListing } from '../listings/listing.document';
 import type { Categories } from '../categories/categories';
-import { catalogRules, domainRule, errorEntryRules, listingRules } from './content-rules';
+import { catalogRules, domainRule, errorEntryRules, listingRules, recheckRule } from './content-rules';
 import { firstInvalidUtf8, lineAt, MAX_FILE_BYTES, MAX_NESTING_DEPTH, nestingProblem, repeatedKey } from './file-checks';
 import { textProblems } from './text-rules';
 
@@ -271,6 +271,9 @@ export async function assembleContent(
   const unchanged = content.listings.filter((loaded) => !changed.includes(loaded)).map(({ listing }) => listing);
   const others = [...held.values()].filter((listing) => !inFiles.has(listing.slug));
   content.problems.push(...catalogRules(changed, [...others, ...unchanged]));
+  for (const { file, listing } of changed) {
+    for (const problem of recheckRule(listing, held.get(listing.slug) ?? null)) content.problems.push({ file, ...problem });
+  }
   if (!directory.allowNewDomains) {
     for (const { file, listing } of changed) {
       const widened = domainRule(listing, held.get(listing.slug) ?? null);

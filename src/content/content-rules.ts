@@ -57,6 +57,67 @@ export function domainRule(listing: ListingDocument, previous: ListingDocument |
   };
 }
 
+/**
+ * A revision that changes a fact must say it was checked again: its `checked` later than the revised
+ * version's, or today (a second edit the same day). Otherwise a new figure would be served under the date
+ * of the old one, and would look fresher than it is. Facts are compared without their sources: models by
+ * id, the prices, the rate limits, the lifecycle, and the facts every listing has with `sources`.
+ */
+export function recheckRule(listing: ListingDocument, previous: ListingDocument | null, today = new Date().toISOString().slice(0, 10)): FieldProblem[] {
+  if (!previous) return [];
+  const problems: FieldProblem[] = [];
+  const compare = (field: string, now: unknown, before: unknown, source: SourceView | null | undefined, sourceBefore: SourceView | null | undefined) => {
+    if (!source || !sourceBefore || sameFact(now, before)) return;
+    if (source.checked <= sourceBefore.checked && source.checked < today) {
+      problems.push({ field: `${field}.checked`, reason: `the fact changed, but its check is still ${source.checked} (that of the version it revises): check it again on the provider's page and give that day` });
+    }
+  };
+  const modelsBefore = new Map((previous.models ?? []).map((model) => [model.id, model]));
+  (listing.models ?? []).forEach((model, i) => {
+    const before = modelsBefore.get(model.id);
+    if (!before) return;
+    compare(`models.${i}.source`, { ...model, lifecycle: null }, { ...before, lifecycle: null }, model.source, before.source);
+    compare(`models.${i}.lifecycle.source`, model.lifecycle, before.lifecycle, model.lifecycle?.source, before.lifecycle?.source);
+  });
+  compare('prices.source', listing.prices, previous.prices, listing.prices?.source, previous.prices?.source);
+  compare('rateLimits.source', listing.rateLimits, previous.rateLimits, listing.rateLimits?.source, previous.rateLimits?.source);
+  compare('lifecycle.source', listing.lifecycle, previous.lifecycle, listing.lifecycle?.source, previous.lifecycle?.source);
+  const facts = {
+    auth: (l: ListingDocument) => l.authType,
+    freeTier: (l: ListingDocument) => l.freeTier,
+    openaiCompatible: (l: ListingDocument) => l.openaiCompatible,
+    contextTokens: (l: ListingDocument) => l.contextTokens,
+  };
+  for (const [fact, value] of Object.entries(facts)) {
+    const name = fact as keyof typeof facts;
+    compare(`sources.${name}`, value(listing), value(previous), listing.sources?.[name], previous.sources?.[name]);
+  }
+  return problems;
+}
+
+/**
+ * The same fact, sources aside: equal once every `source` and every empty field is dropped and the keys are
+ * sorted, so a version stored before a field was added compares equal to the same fact read today.
+ */
+function sameFact(a: unknown, b: unknown): boolean {
+  return JSON.stringify(factOnly(a)) === JSON.stringify(factOnly(b));
+}
+
+function factOnly(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(factOnly);
+  if (value === null || typeof value !== 'object') return value ?? null;
+  const kept = Object.entries(value).filter(([key, field]) => key !== 'source' && field !== null && field !== undefined);
+  return Object.fromEntries(kept.sort(([x], [y]) => (x < y ? -1 : 1)).map(([key, field]) => [key, factOnly(field)]));
+}
+
+/**
+ * The latest day a check may be dated: tomorrow in UTC, since an editor east of Greenwich may already be
+ * on the next day. A later one is a typo, or a date set ahead to keep the fact from growing stale.
+ */
+function latestCheckDay(): string {
+  return new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+}
+
 type Report = (field: string, reason: string) => void;
 
 /** Is the URL's host one of the provider's domains, or a subdomain of one? */
@@ -139,9 +200,11 @@ function checkCodeExamples(listing: ListingDocument, report: Report): void {
  */
 function checkFactData(listing: ListingDocument, report: Report): void {
   const checks: string[] = [];
+  const latest = latestCheckDay();
   const source = (field: string, given: SourceView | null | undefined) => {
     if (!given) return;
     checks.push(given.checked);
+    if (given.checked > latest) report(`${field}.checked`, `${given.checked} is in the future: give the day you read the page`);
     const credential = urlCredential(given.url);
     if (credential) report(`${field}.url`, `'${given.url}' ${credential}: a published URL never does`);
     else if (!hostAllowed(given.url, listing.domains) && !given.offDomainReason) {
