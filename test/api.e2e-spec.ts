@@ -1,3 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+import { PublishListingCommand } from '../src/listings/commands/publish-listing/publish-listing.command';
+import { parseListing } from '../src/listings/listing.document';
 import { ReadModels } from '../src/read-models/read-models.service';
 import { getJson, RunningService, startService } from './support/harness';
 
@@ -267,6 +271,20 @@ describe('GET /api/v1/errors', () => {
     const { body } = await getJson(url('/api/v1/errors?provider=anthropic&status=529'));
     expect(body.errors).toHaveLength(1);
     expect(body.errors[0]).toMatchObject({ status: 529, provider: 'anthropic', title: 'Overloaded', providerName: expect.any(String) });
+  });
+
+  it("links a 429 entry to its provider's rate limits where they are given as data, and follows the provider's listing", async () => {
+    const link = async (provider: string) => (await getJson(url(`/api/v1/errors?provider=${provider}&status=429`))).body.errors[0].rateLimitsUrl;
+    // OpenAI gives limits, Anthropic the headers that report them; Vercel neither (yet).
+    expect(await link('openai')).toBe('/api/v1/tools/openai');
+    expect(await link('anthropic')).toBe('/api/v1/tools/anthropic');
+    expect(await link('vercel')).toBeNull();
+    expect((await getJson(url('/api/v1/errors?provider=openai&status=401'))).body.errors[0].rateLimitsUrl).toBeNull();
+    // Once Vercel's listing gives them, its 429 entry links there.
+    const vercel = parseListing(parse(readFileSync('fixtures/listings/vercel.yaml', 'utf8'))).listing!;
+    const source = { url: 'https://vercel.com/docs/limits', checked: vercel.lastUpdated, quote: null, offDomainReason: null };
+    await service.command(new PublishListingCommand({ ...vercel, rateLimits: { limits: [], headers: ['x-ratelimit-limit'], source } }, { actor: 'editor' }));
+    expect(await link('vercel')).toBe('/api/v1/tools/vercel');
   });
 
   it('400s a status that is not an HTTP status', async () => {

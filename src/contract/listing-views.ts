@@ -145,7 +145,7 @@ export const ERROR_ENTRY_VIEW_FIELDS = {
   fix: text,
   fixCn: text,
   curlExample: nullableText,
-  rateLimitsUrl: nullableText.describe("A 429 entry: the provider's listing, whose `rateLimits` give its limits as data (tier, scope, metric, window, headers); null for other statuses."),
+  rateLimitsUrl: nullableText.describe("A 429 entry: the provider's listing, whose `rateLimits` give its limits as data (tier, scope, metric, window) or the headers that report them; null for other statuses, and where the provider's limits are not yet given as data."),
 };
 /** Fields of the error-entry content files that no view shows. */
 export const UNPUBLISHED_ERROR_ENTRY_FIELDS = ['note'] as const;

@@ -12,7 +12,7 @@ export function renderErrorEntry(entry: ErrorEntryDocument, state: RenderState):
     ...entry,
     id: errorEntryId(entry),
     providerName: state.cards.get(entry.provider)?.name ?? null,
-    rateLimitsUrl: entry.status === 429 ? `${API_PREFIX}/tools/${entry.provider}` : null,
+    rateLimitsUrl: entry.status === 429 && state.cards.get(entry.provider)?.hasRateLimits ? `${API_PREFIX}/tools/${entry.provider}` : null,
   };
   return JSON.stringify(view, SERVED_FIELDS);
 }

@@ -14,11 +14,14 @@ export interface ListingCard {
   auth: string[];
   popularity: number;
   similarApis: string[];
+  /** It gives its rate limits as data (limits, or the headers that report them): its 429 entries link there. */
+  hasRateLimits: boolean;
 }
 
 export function cardOf(listing: ListingDocument): ListingCard {
-  const { slug, name, nameCn, category, description, descriptionCn, pricing, auth, popularity, similarApis } = listing;
-  return { slug, name, nameCn, category, description, descriptionCn, pricing, auth, popularity, similarApis };
+  const { slug, name, nameCn, category, description, descriptionCn, pricing, auth, popularity, similarApis, rateLimits } = listing;
+  const hasRateLimits = (rateLimits?.limits.length ?? 0) > 0 || (rateLimits?.headers.length ?? 0) > 0;
+  return { slug, name, nameCn, category, description, descriptionCn, pricing, auth, popularity, similarApis, hasRateLimits };
 }
 
 /** How many listings of its category a detail page may need to fill its pricing comparison. */
