@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   }
   console.log(`content check passed: ${counts}${due}`);
   const unsourced = unsourcedFacts(content.listings).map(({ slug, facts }) => `${slug} (${facts.join(', ')})`);
-  if (unsourced.length > 0) console.log(`${unsourced.length} listing(s) give no source yet for some of auth, freeTier and openaiCompatible: ${unsourced.join(', ')}`);
+  if (unsourced.length > 0) console.log(`${unsourced.length} listing(s) give no source yet for some of auth, freeTier, openaiCompatible and contextTokens: ${unsourced.join(', ')}`);
 }
 
 void main();

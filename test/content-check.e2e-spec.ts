@@ -22,17 +22,22 @@ it('passes on the shipped content: 127 listings and 15 error entries, none due f
   expect(run.stdout).toContain('127 listings, 15 error entries, 13 categories');
 });
 
-it('names each listing with the facts it gives no source for yet (auth, freeTier, openaiCompatible), and only those', () => {
+it('names each listing with the facts it gives no source for yet (auth, freeTier, openaiCompatible, a context no model gives), and only those', () => {
   const dir = mkdtempSync(join(tmpdir(), 'content-unsourced-'));
   try {
     cpSync('fixtures', dir, { recursive: true });
     const file = join(dir, 'listings', 'openai.yaml');
     const before = check(dir);
-    const named = (stdout: string) => /give no source yet for some of auth, freeTier and openaiCompatible: (.*)$/m.exec(stdout)?.[1].split(/, (?![a-zA-Z]+[,)])/) ?? [];
+    const named = (stdout: string) => /give no source yet for some of auth, freeTier, openaiCompatible and contextTokens: (.*)$/m.exec(stdout)?.[1].split(/, (?![a-zA-Z]+[,)])/) ?? [];
     // Exactly the listings whose file leaves one of the three without a source, each with those facts.
     const unsourced = readdirSync(join(dir, 'listings'))
       .map((name) => parse(readFileSync(join(dir, 'listings', name), 'utf8')))
-      .map(({ slug, sources }) => ({ slug, facts: ['auth', 'freeTier', 'openaiCompatible'].filter((fact) => !sources?.[fact]) }))
+      .map(({ slug, sources, contextTokens, models }) => ({
+        slug,
+        facts: ['auth', 'freeTier', 'openaiCompatible', 'contextTokens'].filter((fact) =>
+          fact === 'contextTokens' ? contextTokens !== null && !(models ?? []).some((m: { contextTokens: number | null }) => m.contextTokens !== null) && !sources?.contextTokens : !sources?.[fact],
+        ),
+      }))
       .filter(({ facts }) => facts.length > 0)
       .map(({ slug, facts }) => `${slug} (${facts.join(', ')})`);
     expect(named(before.stdout)).toEqual(unsourced.sort());
@@ -50,6 +55,10 @@ it('names each listing with the facts it gives no source for yet (auth, freeTier
     const after = check(dir);
     expect(after.status).toBe(0);
     expect(named(after.stdout)).toEqual([...named(before.stdout), 'openai (auth, freeTier, openaiCompatible)'].sort());
+    // A context window no model gives needs its own source: openai's, once its models are gone.
+    delete listing.models;
+    writeFileSync(file, stringify(listing));
+    expect(named(check(dir).stdout)).toEqual([...named(before.stdout), 'openai (auth, freeTier, openaiCompatible, contextTokens)'].sort());
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

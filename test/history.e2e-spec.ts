@@ -157,7 +157,7 @@ describe('a retired listing', () => {
     expect((await get('/api/v1/tools/recraft')).status).toBe(410);
 
     // The provider brings it back: the answer follows the listing as it is now, not as it was when last read.
-    await service.command(new PublishListingCommand({ ...listing, status: 'online', lifecycle: { status: 'active' } }, { actor: 'editor' }));
+    await service.command(new PublishListingCommand({ ...listing, status: 'online', lifecycle: { status: 'active', since: null, retiresAt: null, replacedBy: null, migrationUrl: null, reason: null, source: null } }, { actor: 'editor' }));
     const back = await get('/api/v1/tools/recraft');
     expect(back.status).toBe(200);
     expect(back.body.tool.lifecycle.status).toBe('active');

@@ -156,7 +156,7 @@ describe('search pages', () => {
 });
 
 describe('filters on the facts as data and the lifecycle', () => {
-  type Detail = { slug: string; models: Array<{ id: string; prices: Array<{ unit: string; price: number }>; lifecycle: { status: string } }> | null; prices: { currency: string; models: string[]; freeQuota: unknown[]; rates: Array<{ unit: string; price: number }> } | null };
+  type Detail = { slug: string; models: Array<{ id: string; prices: Array<{ unit: string; price: number }>; lifecycle: { status: string } }> | null; prices: { currency: string; models: string[]; freeQuota: unknown[]; rates: Array<{ unit: string; price: number; percent?: number | null }> } | null };
   let details: Detail[];
   beforeAll(async () => {
     const { body } = await get('/api/v1/export');
@@ -188,7 +188,7 @@ describe('filters on the facts as data and the lifecycle', () => {
     const lowest = (d: Detail) => {
       if ((d.prices?.currency ?? 'USD') !== 'USD') return Infinity;
       const rates = [...(d.prices?.rates ?? []), ...(d.models ?? []).filter((m) => m.lifecycle.status !== 'retired').flatMap((m) => m.prices)];
-      return Math.min(Infinity, ...rates.filter((r) => r.unit === '1m-input-tokens' && !r.percent).map((r) => r.price));
+      return Math.min(Infinity, ...rates.filter((r) => r.unit === '1m-input-tokens' && !('percent' in r && r.percent)).map((r) => r.price));
     };
     const expected = details.filter((d) => lowest(d) <= 1).map((d) => d.slug).sort();
     expect(expected.length).toBeGreaterThan(2);
@@ -197,7 +197,7 @@ describe('filters on the facts as data and the lifecycle', () => {
 
   it('does not take a rate with a percentage for a flat price: card fees and percentage surcharges are not free', async () => {
     // Square (2.9 % + $0.30), Lemon Squeezy (5 % + $0.50, surcharges of 1.5 % at $0) and OpenRouter (5.5 % at $0) charge per transaction.
-    const percentages = details.filter((d) => (d.prices?.rates ?? []).some((r) => r.unit === 'transaction' && (r as { percent?: number }).percent)).map((d) => d.slug);
+    const percentages = details.filter((d) => (d.prices?.rates ?? []).some((r) => r.unit === 'transaction' && r.percent)).map((d) => d.slug);
     expect(percentages).toEqual(expect.arrayContaining(['lemonsqueezy', 'openrouter', 'square']));
     const cheap = await listed('maxPrice=0.5&priceUnit=transaction');
     for (const slug of percentages) expect(cheap).not.toContain(slug);

@@ -485,12 +485,18 @@ const SOURCED_FACTS = ['auth', 'freeTier', 'openaiCompatible'] as const;
 
 /**
  * The listings that give no source for some of the facts every listing has (auth, free tier, OpenAI
- * compatibility), each with those facts: the content still to check against the providers' pages.
- * Reported, not refused, until every fact is sourced; then they become required like any field.
+ * compatibility), or for a context window that none of their models gives, each with those facts: the
+ * content still to check against the providers' pages. Reported, not refused, until every fact is
+ * sourced; then they become required like any field.
  */
 export function unsourcedFacts(listings: LoadedListing[]): Array<{ slug: string; facts: string[] }> {
   return listings
-    .map(({ listing }) => ({ slug: listing.slug, facts: SOURCED_FACTS.filter((fact) => !listing.sources?.[fact]) }))
+    .map(({ listing }) => {
+      const facts: string[] = SOURCED_FACTS.filter((fact) => !listing.sources?.[fact]);
+      const contextFromModels = (listing.models ?? []).some((model) => model.contextTokens !== null);
+      if (listing.contextTokens !== null && !contextFromModels && !listing.sources?.contextTokens) facts.push('contextTokens');
+      return { slug: listing.slug, facts };
+    })
     .filter(({ facts }) => facts.length > 0)
     .sort((a, b) => (a.slug < b.slug ? -1 : 1));
 }
