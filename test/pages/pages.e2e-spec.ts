@@ -2,7 +2,9 @@ import { HtmlValidate } from 'html-validate';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
+import type { ToolDetailResponse } from '../../src/contract/responses';
 import { WithdrawListingCommand } from '../../src/listings/commands/withdraw-listing/withdraw-listing.command';
+import { MESSAGES } from '../../src/pages/messages';
 import { PAGE_CSP } from '../../src/pages/page-errors.filter';
 import { RunningService, startService } from '../support/harness';
 import { HTML_RULES } from './html-rules';
@@ -26,6 +28,16 @@ beforeAll(async () => {
 afterAll(() => service?.close());
 
 const get = (path: string, headers: Record<string, string> = {}) => fetch(`${service.baseUrl}${path}`, { headers: { accept: BROWSER, ...headers }, redirect: 'manual' });
+const page = async (path: string) => (await get(path)).text();
+const api = async <T>(path: string) => (await (await fetch(`${service.baseUrl}${path}`)).json()) as T;
+
+/** The HTML from the element with `id="from"` to the one with `id="to"`. */
+function section(html: string, from: string, to: string): string {
+  const start = html.indexOf(`id="${from}"`);
+  const end = html.indexOf(`id="${to}"`, start);
+  if (start < 0 || end < 0) throw new Error(`no section from #${from} to #${to}`);
+  return html.slice(start, end);
+}
 
 /** One page of each type, in English (the Chinese ones are the same under /zh). */
 const PAGE_TYPES: Array<[string, string]> = [
@@ -127,6 +139,66 @@ describe('a listing page', () => {
     expect(facts(await (await get('/zh/apis/datadog')).text()).match(/尚未在提供方的页面上核实/g)).toHaveLength(1);
     expect(facts(await (await get('/apis/serper')).text()).match(/not yet confirmed/g)).toHaveLength(3);
     expect(facts(await (await get('/apis/openai')).text())).not.toContain('not yet confirmed');
+  });
+
+  it('shows each model with its context, maximum output and prices, and the page and day each was checked', async () => {
+    const { tool } = await api<ToolDetailResponse>('/api/v1/tools/openai');
+    const luna = tool.models!.find((model) => model.id === 'gpt-6-luna')!;
+    expect(luna).toBeDefined();
+    const models = section(await page('/apis/openai'), 'models', 'prices');
+    expect(models.match(/<tr><th scope="row">/g)).toHaveLength(tool.models!.length);
+    const start = models.indexOf('<code>gpt-6-luna</code>');
+    const lunaRow = models.slice(start, models.indexOf('</tr>', start));
+    expect(lunaRow).toContain(`<td>${MESSAGES.en.tokens(luna.contextTokens!)}</td><td>${MESSAGES.en.tokens(luna.maxOutputTokens!)}</td>`);
+    expect(lunaRow).toContain('<td>1,050,000</td>');
+    expect(luna.prices.length).toBeGreaterThan(0);
+    for (const rate of luna.prices) expect(lunaRow).toContain(`<div>${rate.price} USD / ${rate.unit}</div>`);
+    expect(lunaRow).toContain('<div>0.1 USD / 1m-input-tokens</div>');
+    expect(lunaRow).toContain(`<a href="${luna.source.url}" rel="nofollow noopener">${luna.source.checked}</a>`);
+  });
+
+  it('shows its prices as data, the free quota and rates, with their source, checked and stale-after days', async () => {
+    const { tool } = await api<ToolDetailResponse>('/api/v1/tools/cloudflare');
+    const prices = tool.prices!;
+    expect(prices.rates.length).toBeGreaterThan(0);
+    expect(prices.freeQuota.length).toBeGreaterThan(0);
+    const html = section(await page('/apis/cloudflare'), 'prices', 'rate-limits');
+    expect(html).toContain(`<dt>Currency</dt><dd>${prices.currency}</dd>`);
+    for (const rate of prices.rates) expect(html).toContain(`<div>${rate.price} ${prices.currency} / ${rate.unit}`);
+    for (const quota of prices.freeQuota) expect(html).toContain(`<div>${quota.amount} ${quota.unit} / ${quota.period}`);
+    expect(html).toContain(`<a href="${prices.source.url}" rel="nofollow noopener">Source</a> (checked <time datetime="${prices.source.checked}">${prices.source.checked}</time>, stale after <time datetime="${prices.source.staleAfter}">`);
+  });
+
+  it('shows its rate limits as a table, the headers that report them and their source; one without says so', async () => {
+    const { tool } = await api<ToolDetailResponse>('/api/v1/tools/openai');
+    const { limits, headers, source } = tool.rateLimits!;
+    expect(limits.length).toBeGreaterThan(0);
+    const html = section(await page('/apis/openai'), 'rate-limits', 'errors');
+    for (const limit of limits) {
+      expect(html).toContain(`<tr><td>${limit.tier}</td><td>${limit.scope}</td><td>${limit.metric}</td><td>${limit.per ?? '–'}</td><td>${MESSAGES.en.tokens(limit.limit)}</td><td>${limit.appliesTo ?? '–'}</td></tr>`);
+    }
+    expect(html).toContain('<tr><td>build</td><td>organization</td><td>tokens</td><td>minute</td><td>1,000,000</td><td>gpt-6-astra</td></tr>');
+    for (const header of headers) expect(html).toContain(`<code>${header}</code>`);
+    expect(html).toContain(`<a href="${source.url}" rel="nofollow noopener">Source</a> (checked <time datetime="${source.checked}">${source.checked}</time>`);
+    expect((await api<ToolDetailResponse>('/api/v1/tools/serper')).tool.rateLimits).toBeNull();
+    expect(section(await page('/apis/serper'), 'rate-limits', 'errors')).toContain('Not recorded yet.');
+  });
+
+  it('labels the models, prices and rate limits in Chinese on the Chinese page', async () => {
+    const html = await page('/zh/apis/openai');
+    const models = section(html, 'models', 'prices');
+    expect(html).toContain('<h3 id="models">模型</h3>');
+    for (const label of ['类型', '输入 → 输出', '上下文（token）', '最大输出', '价格明细', '生命周期', '来源']) expect(models).toContain(`<th scope="col">${label}</th>`);
+    expect(models).toContain('<code>gpt-6-luna</code>');
+    const prices = section(html, 'prices', 'rate-limits');
+    expect(prices).toContain('id="prices">价格明细</h3>');
+    for (const label of ['币种', '计费模式', '免费额度', '费率', '批量折扣', '来源']) expect(prices).toContain(`<dt>${label}</dt>`);
+    expect(prices).toMatch(/来源<\/a> \(核对于 <time datetime="[\d-]+">[\d-]+<\/time>, 过期日 <time/);
+    const limits = section(html, 'rate-limits', 'errors');
+    expect(html).toContain('<h3 id="rate-limits">速率限制明细</h3>');
+    for (const label of ['等级', '范围', '指标', '周期', '上限', '适用于']) expect(limits).toContain(`<th scope="col">${label}</th>`);
+    expect(limits).toContain('报告限额的响应头');
+    expect(section(await page('/zh/apis/serper'), 'rate-limits', 'errors')).toContain('尚未记录。');
   });
 });
 
