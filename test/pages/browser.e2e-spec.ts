@@ -11,9 +11,10 @@ import { RunningService, startService } from '../support/harness';
  * service on 127.0.0.1 and to nothing else (every other request is blocked, and the test fails if one
  * was made). A person's path (home → search → listing → compare → category) in both languages with
  * JavaScript on and off; the copy button; search as you type; axe-core on every page type in both
- * languages; no horizontal scroll at 375 px; no console error (a CSP refusal would be one). Screenshots of
- * every page type at 375 and 1280 px are written to test/output/pages/ (and the first screen of the English
- * listing and the Chinese home page, which docs/api.md shows).
+ * languages; no horizontal scroll at 375 px (the comparison's rates, ten listings wide, scroll in their
+ * own box); no console error (a CSP refusal would be one). Screenshots of every page type at 375 and
+ * 1280 px are written to test/output/pages/ (and the first screen of the English listing and the Chinese
+ * home page, which docs/api.md shows).
  */
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -107,7 +108,7 @@ describe.each(LANGS)('a developer’s path in $lang', ({ prefix, htmlLang, query
       expect(await page.locator('nav.crumbs li').count()).toBe(3);
       // Listing → compare (the listing and its similar APIs).
       await Promise.all([page.waitForURL(/\/compare\?ids=/), page.locator('section[aria-labelledby="similar"] p a').click()]);
-      const columns = await page.locator('table.compare thead th').count();
+      const columns = await page.locator('section[aria-labelledby="table"] table.compare thead th').count();
       expect(columns).toBeGreaterThanOrEqual(3);
       // Compare → a category.
       const category = page.locator('table.compare tbody tr').first().locator('td a').first();
@@ -205,6 +206,41 @@ describe.each(LANGS)('every page type in $lang', ({ lang, prefix }) => {
       await page.screenshot({ path: join(OUTPUT, `${name}-${lang}-1280.png`), fullPage: true });
       // What docs/api.md shows (docs/pages-listing.png, docs/pages-home-zh.png): the first screen of each.
       if (`${name}-${lang}` === 'listing-en' || `${name}-${lang}` === 'home-zh') await page.screenshot({ path: join(OUTPUT, `docs-${name}-${lang}.png`) });
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe.each(LANGS)('the comparison’s rates in $lang', ({ prefix }) => {
+  it('scroll sideways in their own box on a 375 px screen, ten listings wide, while the page does not', async () => {
+    const page = await withoutJs.newPage();
+    try {
+      await page.setViewportSize({ width: 375, height: 800 });
+      await page.goto(`${origin}${prefix}/compare?ids=openai,mistral,azure-openai,runway,black-forest-labs,cohere,anthropic,xai-grok,jina,groq`);
+      const box = page.locator('section[aria-labelledby="rates"] section.wide');
+      expect(await box.locator('thead th').count()).toBe(11);
+      expect(await box.locator('tbody tr').count()).toBeGreaterThan(2);
+      expect(await box.getAttribute('tabindex')).toBe('0');
+      const measure = () =>
+        box.evaluate((element) => {
+          const { left, right } = element.getBoundingClientRect();
+          return { left, right, inside: element.clientWidth, table: element.scrollWidth, view: window.innerWidth, page: document.documentElement.scrollWidth, body: document.body.scrollWidth };
+        });
+      const before = await measure();
+      expect(before.left).toBeGreaterThanOrEqual(0);
+      expect(before.right).toBeLessThanOrEqual(before.view);
+      expect(before.table).toBeGreaterThan(before.inside);
+      expect(before.page).toBeLessThanOrEqual(before.view);
+      expect(before.body).toBeLessThanOrEqual(before.view);
+      // The box itself scrolls to the last listing's column; the page stays where it is.
+      await box.evaluate((element) => element.scrollTo({ left: element.scrollWidth }));
+      expect(await box.evaluate((element) => element.scrollLeft)).toBeGreaterThan(0);
+      expect(await page.evaluate(() => window.scrollX)).toBe(0);
+      const after = await measure();
+      expect(after.page).toBeLessThanOrEqual(after.view);
+      const last = await box.locator('thead th').last().evaluate((cell) => cell.getBoundingClientRect().right);
+      expect(last).toBeLessThanOrEqual(after.right + 1);
     } finally {
       await page.close();
     }

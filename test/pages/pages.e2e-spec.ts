@@ -2,7 +2,9 @@ import { HtmlValidate } from 'html-validate';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
+import type { CompareResponse, ToolDetailResponse } from '../../src/contract/responses';
 import { WithdrawListingCommand } from '../../src/listings/commands/withdraw-listing/withdraw-listing.command';
+import { MESSAGES } from '../../src/pages/messages';
 import { PAGE_CSP } from '../../src/pages/page-errors.filter';
 import { RunningService, startService } from '../support/harness';
 import { HTML_RULES } from './html-rules';
@@ -26,6 +28,26 @@ beforeAll(async () => {
 afterAll(() => service?.close());
 
 const get = (path: string, headers: Record<string, string> = {}) => fetch(`${service.baseUrl}${path}`, { headers: { accept: BROWSER, ...headers }, redirect: 'manual' });
+const page = async (path: string) => (await get(path)).text();
+const api = async <T>(path: string) => (await (await fetch(`${service.baseUrl}${path}`)).json()) as T;
+
+/** The HTML from the element with `id="from"` to the one with `id="to"`. */
+function section(html: string, from: string, to: string): string {
+  const start = html.indexOf(`id="${from}"`);
+  const end = html.indexOf(`id="${to}"`, start);
+  if (start < 0 || end < 0) throw new Error(`no section from #${from} to #${to}`);
+  return html.slice(start, end);
+}
+
+/** The cells (their inner HTML, in order) of the table row headed `label`. */
+function row(html: string, label: string): string[] {
+  const start = html.indexOf(`<th scope="row">${label}</th>`);
+  if (start < 0) throw new Error(`no row headed “${label}”`);
+  return [...html.slice(start, html.indexOf('</tr>', start)).matchAll(/<td>(.*?)<\/td>/gs)].map((m) => m[1]);
+}
+
+/** Ten of the listings with the most to show side by side (models, prose, rates): the largest comparison. */
+const TEN = 'openai,mistral,azure-openai,runway,black-forest-labs,cohere,anthropic,xai-grok,jina,groq';
 
 /** One page of each type, in English (the Chinese ones are the same under /zh). */
 const PAGE_TYPES: Array<[string, string]> = [
@@ -36,6 +58,7 @@ const PAGE_TYPES: Array<[string, string]> = [
   ['category', '/categories/llm'],
   ['listing', '/apis/openai'],
   ['compare', '/compare?ids=openai,anthropic,no-such-api,cartesia'],
+  ['compare, ten listings', `/compare?ids=${TEN}`],
   ['compare, nothing chosen', '/compare'],
   ['error reference', '/errors?provider=openai'],
   ['recent changes', '/changes'],
@@ -127,6 +150,168 @@ describe('a listing page', () => {
     expect(facts(await (await get('/zh/apis/datadog')).text()).match(/尚未在提供方的页面上核实/g)).toHaveLength(1);
     expect(facts(await (await get('/apis/serper')).text()).match(/not yet confirmed/g)).toHaveLength(3);
     expect(facts(await (await get('/apis/openai')).text())).not.toContain('not yet confirmed');
+  });
+
+  it('shows each model with its context, maximum output and prices, and the page and day each was checked', async () => {
+    const { tool } = await api<ToolDetailResponse>('/api/v1/tools/openai');
+    const luna = tool.models!.find((model) => model.id === 'gpt-6-luna')!;
+    expect(luna).toBeDefined();
+    const models = section(await page('/apis/openai'), 'models', 'prices');
+    expect(models.match(/<tr><th scope="row">/g)).toHaveLength(tool.models!.length);
+    const start = models.indexOf('<code>gpt-6-luna</code>');
+    const lunaRow = models.slice(start, models.indexOf('</tr>', start));
+    expect(lunaRow).toContain(`<td>${MESSAGES.en.tokens(luna.contextTokens!)}</td><td>${MESSAGES.en.tokens(luna.maxOutputTokens!)}</td>`);
+    expect(lunaRow).toContain('<td>1,050,000</td>');
+    expect(luna.prices.length).toBeGreaterThan(0);
+    for (const rate of luna.prices) expect(lunaRow).toContain(`<div>${rate.price} USD / ${rate.unit}</div>`);
+    expect(lunaRow).toContain('<div>0.1 USD / 1m-input-tokens</div>');
+    expect(lunaRow).toContain(`<a href="${luna.source.url}" rel="nofollow noopener">${luna.source.checked}</a>`);
+  });
+
+  it('shows its prices as data, the free quota and rates, with their source, checked and stale-after days', async () => {
+    const { tool } = await api<ToolDetailResponse>('/api/v1/tools/cloudflare');
+    const prices = tool.prices!;
+    expect(prices.rates.length).toBeGreaterThan(0);
+    expect(prices.freeQuota.length).toBeGreaterThan(0);
+    const html = section(await page('/apis/cloudflare'), 'prices', 'rate-limits');
+    expect(html).toContain(`<dt>Currency</dt><dd>${prices.currency}</dd>`);
+    for (const rate of prices.rates) expect(html).toContain(`<div>${rate.price} ${prices.currency} / ${rate.unit}`);
+    for (const quota of prices.freeQuota) expect(html).toContain(`<div>${quota.amount} ${quota.unit} / ${quota.period}`);
+    expect(html).toContain(`<a href="${prices.source.url}" rel="nofollow noopener">Source</a> (checked <time datetime="${prices.source.checked}">${prices.source.checked}</time>, stale after <time datetime="${prices.source.staleAfter}">`);
+  });
+
+  it('shows its rate limits as a table, the headers that report them and their source; one without says so', async () => {
+    const { tool } = await api<ToolDetailResponse>('/api/v1/tools/openai');
+    const { limits, headers, source } = tool.rateLimits!;
+    expect(limits.length).toBeGreaterThan(0);
+    const html = section(await page('/apis/openai'), 'rate-limits', 'errors');
+    for (const limit of limits) {
+      expect(html).toContain(`<tr><td>${limit.tier}</td><td>${limit.scope}</td><td>${limit.metric}</td><td>${limit.per ?? '–'}</td><td>${MESSAGES.en.tokens(limit.limit)}</td><td>${limit.appliesTo ?? '–'}</td></tr>`);
+    }
+    expect(html).toContain('<tr><td>build</td><td>organization</td><td>tokens</td><td>minute</td><td>1,000,000</td><td>gpt-6-astra</td></tr>');
+    for (const header of headers) expect(html).toContain(`<code>${header}</code>`);
+    expect(html).toContain(`<a href="${source.url}" rel="nofollow noopener">Source</a> (checked <time datetime="${source.checked}">${source.checked}</time>`);
+    expect((await api<ToolDetailResponse>('/api/v1/tools/serper')).tool.rateLimits).toBeNull();
+    expect(section(await page('/apis/serper'), 'rate-limits', 'errors')).toContain('Not recorded yet.');
+  });
+
+  it('labels the models, prices and rate limits in Chinese on the Chinese page', async () => {
+    const html = await page('/zh/apis/openai');
+    const models = section(html, 'models', 'prices');
+    expect(html).toContain('<h3 id="models">模型</h3>');
+    for (const label of ['类型', '输入 → 输出', '上下文（token）', '最大输出', '价格明细', '生命周期', '来源']) expect(models).toContain(`<th scope="col">${label}</th>`);
+    expect(models).toContain('<code>gpt-6-luna</code>');
+    const prices = section(html, 'prices', 'rate-limits');
+    expect(prices).toContain('id="prices">价格明细</h3>');
+    for (const label of ['币种', '计费模式', '免费额度', '费率', '批量折扣', '来源']) expect(prices).toContain(`<dt>${label}</dt>`);
+    expect(prices).toMatch(/来源<\/a> \(核对于 <time datetime="[\d-]+">[\d-]+<\/time>, 过期日 <time/);
+    const limits = section(html, 'rate-limits', 'errors');
+    expect(html).toContain('<h3 id="rate-limits">速率限制明细</h3>');
+    for (const label of ['等级', '范围', '指标', '周期', '上限', '适用于']) expect(limits).toContain(`<th scope="col">${label}</th>`);
+    expect(limits).toContain('报告限额的响应头');
+    expect(section(await page('/zh/apis/serper'), 'rate-limits', 'errors')).toContain('尚未记录。');
+  });
+});
+
+describe('the compare page', () => {
+  // OpenAI publishes rates, models and limits; Serper has none of them nor any source yet; Datadog has
+  // limits and one decision fact not yet confirmed.
+  const IDS = 'openai,serper,datadog';
+  const en = MESSAGES.en;
+  let answer: CompareResponse;
+  let html: string;
+  let zh: string;
+  beforeAll(async () => {
+    answer = await api<CompareResponse>(`/api/v1/tools/compare?ids=${IDS}`);
+    html = await page(`/compare?ids=${IDS}`);
+    zh = await page(`/zh/compare?ids=${IDS}`);
+  });
+
+  it('puts the lowest US-dollar rate of each unit side by side, an em dash where a listing publishes none, and where the prices come from', () => {
+    expect(answer.compared.map((listing) => listing.slug)).toEqual(IDS.split(','));
+    expect(answer.rates.length).toBeGreaterThan(1);
+    const rates = section(html, 'rates', 'pick');
+    expect(rates).toContain('id="rates">Lowest rates (USD)</h2>');
+    const headers = [...rates.matchAll(/<th scope="col"><a href="\/apis\/([a-z0-9-]+)">/g)].map((m) => m[1]);
+    expect(headers).toEqual(IDS.split(','));
+    const units = [...rates.matchAll(/<tr><th scope="row">([^<]+)<\/th>/g)].map((m) => m[1]);
+    expect(units).toEqual([...answer.rates.map((rate) => en.rateUnits[rate.unit]), 'Source of the prices']);
+    for (const rate of answer.rates) {
+      expect(row(rates, en.rateUnits[rate.unit])).toEqual(answer.compared.map((listing) => (rate.lowest[listing.slug] === null ? '—' : `${rate.lowest[listing.slug]} USD`)));
+    }
+    expect(row(rates, 'Per 1M input tokens')).toEqual(['0.05 USD', '—', '—']);
+    const sources = row(rates, 'Source of the prices');
+    answer.compared.forEach((listing, i) => {
+      if (listing.prices) expect(sources[i]).toContain(`<a href="${listing.prices.source.url}" rel="nofollow noopener">Source</a> (checked <time datetime="${listing.prices.source.checked}">`);
+      else expect(sources[i]).toContain('Not recorded yet.');
+    });
+    expect(sources[0]).toContain('href="https://developers.openai.com/api/docs/pricing"');
+  });
+
+  it('says so when none of the listings compared publishes a rate in US dollars', async () => {
+    expect((await api<CompareResponse>('/api/v1/tools/compare?ids=alipay,zhipu')).rates).toEqual([]);
+    const rates = section(await page('/compare?ids=alipay,zhipu'), 'rates', 'pick');
+    expect(rates).toContain(en.compareRatesNone);
+    expect(rates).not.toContain('<table');
+  });
+
+  it('sums up each listing’s models (count, largest context and its source) and rate limits (count, the first, their source), linking to its listing page’s tables', async () => {
+    const models = row(html, 'Models');
+    const limits = row(html, 'Rate limits, as figures');
+    answer.compared.forEach((listing, i) => {
+      if (!listing.models) expect(models[i]).toContain('Not recorded yet.');
+      else {
+        expect(models[i]).toContain(`<a href="/apis/${listing.slug}#models">${en.compareModels(listing.models.length)}</a>`);
+        const largest = [...listing.models].filter((model) => model.contextTokens !== null).sort((a, b) => b.contextTokens! - a.contextTokens!)[0];
+        if (largest) expect(models[i]).toContain(`${en.compareLargestContext(en.tokens(largest.contextTokens!))} <span class="source"><a href="${largest.source.url}"`);
+      }
+      if (!listing.rateLimits) expect(limits[i]).toContain('Not recorded yet.');
+      else {
+        expect(limits[i]).toContain(`<a href="/apis/${listing.slug}#rate-limits">${en.compareLimits(listing.rateLimits.limits.length)}</a>`);
+        expect(limits[i]).toContain(`<a href="${listing.rateLimits.source.url}" rel="nofollow noopener">Source</a> (checked <time datetime="${listing.rateLimits.source.checked}">`);
+      }
+    });
+    expect(models[0]).toMatch(/^<div><a href="\/apis\/openai#models">\d+ models<\/a><\/div><div>Largest context 1,050,000 tokens <span class="source">/);
+    expect(limits[0]).toContain('<div>The first: 1,000,000 tokens a minute<span> (build, gpt-6-astra)</span></div>');
+    expect(limits[2]).toMatch(/<a href="\/apis\/datadog#rate-limits">\d+ limits?<\/a>/);
+    expect(models[1]).toContain('Not recorded yet.');
+    // The anchors it links to.
+    const listing = await page('/apis/openai');
+    expect(listing).toContain('<h3 id="models">');
+    expect(listing).toContain('<h3 id="rate-limits">');
+  });
+
+  it('gives each decision fact its source (the page and the day it was checked), or says it is not yet confirmed, as the listing page does', () => {
+    const facts = [
+      ['Free tier', 'freeTier'],
+      ['Authentication scheme', 'auth'],
+      ['OpenAI-compatible', 'openaiCompatible'],
+    ] as const;
+    for (const [label, fact] of facts) {
+      const cells = row(html, label);
+      answer.compared.forEach((listing, i) => {
+        const source = listing.sources?.[fact] ?? null;
+        if (source) expect(cells[i]).toContain(`<a href="${source.url}" rel="nofollow noopener">Source</a> (checked <time datetime="${source.checked}">${source.checked}</time>)`);
+        else expect(cells[i]).toContain('<span class="source">not yet confirmed on the provider’s pages</span>');
+      });
+    }
+    expect(row(html, 'Free tier')[2]).toContain('not yet confirmed');
+    const unconfirmed = answer.compared.flatMap((listing) => facts.filter(([, fact]) => !listing.sources?.[fact]));
+    expect(unconfirmed).toHaveLength(4);
+    expect(html.match(/not yet confirmed on the provider’s pages/g)).toHaveLength(4);
+  });
+
+  it('reads in Chinese on the Chinese page', () => {
+    const zhm = MESSAGES.zh;
+    const rates = section(zh, 'rates', 'pick');
+    expect(rates).toContain('id="rates">最低费率（美元）</h2>');
+    expect(row(rates, '每百万输入 token')).toEqual(['0.05 美元', '—', '—']);
+    for (const rate of answer.rates) expect(rates).toContain(`<th scope="row">${zhm.rateUnits[rate.unit]}</th>`);
+    expect(row(rates, '价格来源')[0]).toContain('>来源</a> (核对于 <time');
+    expect(row(zh, '模型')[0]).toContain(`<a href="/zh/apis/openai#models">${answer.compared[0].models!.length} 个模型</a></div><div>最大上下文 1,050,000 token`);
+    expect(row(zh, '速率限制（数值）')[0]).toContain('第一项：每分钟 1,000,000 token<span lang="en"> (build, gpt-6-astra)</span>');
+    expect(row(zh, '模型')[1]).toContain('尚未记录。');
+    expect(zh.match(/尚未在提供方的页面上核实/g)).toHaveLength(4);
   });
 });
 

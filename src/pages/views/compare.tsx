@@ -4,9 +4,11 @@ import type { CategoriesResponse, CompareResponse } from '../../contract/respons
 import { comparePath, PAGE_PATHS } from '../page-paths';
 import { itemList } from './json-ld';
 import { absolute, href, Layout, PageContext } from './layout';
-import { english, localCategory, localDescription, localName, Wide } from './parts';
+import { english, localCategory, localDescription, localName, SourceNote, Wide } from './parts';
 
 type Gone = CompareResponse['gone'][number];
+type Model = NonNullable<ComparisonRow['models']>[number];
+type Source = Model['source'];
 
 export interface ComparePageProps {
   ctx: PageContext;
@@ -32,6 +34,114 @@ function Row({ label, rows, cell }: { label: string; rows: ComparisonRow[]; cell
         <td>{cell(row)}</td>
       ))}
     </tr>
+  );
+}
+
+/**
+ * A decision fact and where it comes from (the page and the day it was checked), as the listing page's facts
+ * agents filter on show it; with `required`, a fact every listing sources says when it is not confirmed yet.
+ */
+function Sourced({ ctx, source, required = false, children }: { ctx: PageContext; source: Source | null; required?: boolean; children: ComponentChildren }) {
+  return (
+    <>
+      {children}
+      {(source || required) && (
+        <>
+          {' '}
+          <SourceNote ctx={ctx} source={source} required={required} brief />
+        </>
+      )}
+    </>
+  );
+}
+
+/** The listing's models: how many, and the largest context (with its model's source); the list itself is on its page. */
+function ModelsCell({ ctx, row }: { ctx: PageContext; row: ComparisonRow }) {
+  const { t } = ctx;
+  if (!row.models) return <span class="muted">{t.notRecorded}</span>;
+  const largest = row.models.reduce<Model | null>((best, model) => (model.contextTokens !== null && (best === null || model.contextTokens > best.contextTokens!) ? model : best), null);
+  return (
+    <>
+      <div>
+        <a href={`${href(ctx, PAGE_PATHS.listing(row.slug))}#models`}>{t.compareModels(row.models.length)}</a>
+      </div>
+      {largest && (
+        <div>
+          <Sourced ctx={ctx} source={largest.source}>
+            {t.compareLargestContext(t.tokens(largest.contextTokens!))}
+          </Sourced>
+        </div>
+      )}
+    </>
+  );
+}
+
+/** The listing's rate limits as figures: how many, the first of them, and their source; the table is on its page. */
+function RateLimitsCell({ ctx, row }: { ctx: PageContext; row: ComparisonRow }) {
+  const { t } = ctx;
+  if (!row.rateLimits) return <span class="muted">{t.notRecorded}</span>;
+  const { limits, headers, source } = row.rateLimits;
+  const first = limits[0];
+  const limitText = first && t.limitText(t.tokens(first.limit), t.limitMetrics[first.metric], first.per && t.limitPeriods[first.per]);
+  const about = first && [first.tier, first.appliesTo].filter(Boolean).join(', ');
+  return (
+    <>
+      <div>
+        <a href={`${href(ctx, PAGE_PATHS.listing(row.slug))}#rate-limits`}>{t.compareLimits(limits.length)}</a>
+      </div>
+      {first && (
+        <div>
+          {limits.length > 1 ? t.compareFirstLimit(limitText) : limitText}
+          {about && <span {...english(ctx)}> ({about})</span>}
+        </div>
+      )}
+      {!first && headers.length > 0 && <div>{t.compareLimitHeaders(headers.length)}</div>}
+      <div>
+        <SourceNote ctx={ctx} source={source} brief />
+      </div>
+    </>
+  );
+}
+
+/** For each unit, the lowest US-dollar rate of each listing side by side (the compare answer's `rates`), and where the prices come from. */
+function Rates({ ctx, rows, rates, names }: { ctx: PageContext; rows: ComparisonRow[]; rates: CompareResponse['rates']; names: Map<string, string> }) {
+  const { t } = ctx;
+  if (rates.length === 0) return <p class="muted">{t.compareRatesNone}</p>;
+  return (
+    <>
+      <p class="small">{t.compareRatesIntro}</p>
+      <Wide ctx={ctx} label={t.compareRates}>
+        <table class="compare rates">
+          <thead>
+            <tr>
+              <th scope="col">{t.compareUnit}</th>
+              {rows.map((row) => (
+                <th scope="col">
+                  <a href={href(ctx, PAGE_PATHS.listing(row.slug))}>{names.get(row.slug)}</a>
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rates.map((rate) => (
+              <tr>
+                <th scope="row">{t.rateUnits[rate.unit]}</th>
+                {rows.map((row) => {
+                  const lowest = rate.lowest[row.slug] ?? null;
+                  return <td>{lowest === null ? '—' : t.compareRate(lowest)}</td>;
+                })}
+              </tr>
+            ))}
+            <tr>
+              <th scope="row">{t.comparePricesSource}</th>
+              {rows.map((row) => (
+                <td>{row.prices ? <SourceNote ctx={ctx} source={row.prices.source} brief /> : <span class="muted">{t.notRecorded}</span>}</td>
+              ))}
+            </tr>
+          </tbody>
+        </table>
+      </Wide>
+    </>
   );
 }
 
@@ -124,14 +234,16 @@ export function ComparePage({ ctx, ids, result, notFound, gone, error, popular, 
                 <Row label={t.status} rows={rows} cell={(row) => t.listingStatuses[row.status]} />
                 <Row label={t.description} rows={rows} cell={(row) => localDescription(ctx, row)} />
                 <Row label={t.pricing} rows={rows} cell={(row) => <span {...en}>{row.pricing}</span>} />
-                <Row label={t.freeTierBadge} rows={rows} cell={(row) => t.yesNo(row.freeTier)} />
+                <Row label={t.freeTierBadge} rows={rows} cell={(row) => <Sourced ctx={ctx} source={row.sources?.freeTier ?? null} required>{t.yesNo(row.freeTier)}</Sourced>} />
                 <Row label={t.authentication} rows={rows} cell={(row) => <span {...en}>{row.auth.join('; ')}</span>} />
-                <Row label={t.authType} rows={rows} cell={(row) => t.authTypes[row.authType]} />
-                <Row label={t.openaiCompatible} rows={rows} cell={(row) => t.yesNo(row.openaiCompatible)} />
+                <Row label={t.authType} rows={rows} cell={(row) => <Sourced ctx={ctx} source={row.sources?.auth ?? null} required>{t.authTypes[row.authType]}</Sourced>} />
+                <Row label={t.openaiCompatible} rows={rows} cell={(row) => <Sourced ctx={ctx} source={row.sources?.openaiCompatible ?? null} required>{t.yesNo(row.openaiCompatible)}</Sourced>} />
                 <Row label={t.rateLimit} rows={rows} cell={(row) => <span {...en}>{row.rateLimit}</span>} />
+                <Row label={t.compareLimitsLabel} rows={rows} cell={(row) => <RateLimitsCell ctx={ctx} row={row} />} />
                 <Row label={t.latency} rows={rows} cell={(row) => <span {...en}>{row.latency}</span>} />
                 <Row label={t.maxContext} rows={rows} cell={(row) => <span {...en}>{row.maxTokens ?? '–'}</span>} />
-                <Row label={t.contextTokens} rows={rows} cell={(row) => (row.contextTokens === null ? '–' : t.tokens(row.contextTokens))} />
+                <Row label={t.contextTokens} rows={rows} cell={(row) => <Sourced ctx={ctx} source={row.sources?.contextTokens ?? null}>{row.contextTokens === null ? '–' : t.tokens(row.contextTokens)}</Sourced>} />
+                <Row label={t.models} rows={rows} cell={(row) => <ModelsCell ctx={ctx} row={row} />} />
                 <Row label={t.sdkLanguages} rows={rows} cell={(row) => row.sdkLanguages.join(', ')} />
                 <Row label={t.endpoints} rows={rows} cell={(row) => String(row.endpoints.length)} />
                 <Row label={t.features} rows={rows} cell={(row) => <span {...en}>{row.features.join('; ') || '–'}</span>} />
@@ -141,6 +253,12 @@ export function ComparePage({ ctx, ids, result, notFound, gone, error, popular, 
               </tbody>
             </table>
           </Wide>
+        </section>
+      )}
+      {result && rows.length > 0 && (
+        <section aria-labelledby="rates">
+          <h2 id="rates">{t.compareRates}</h2>
+          <Rates ctx={ctx} rows={rows} rates={result.rates} names={names} />
         </section>
       )}
       <section aria-labelledby="pick">

@@ -470,11 +470,11 @@ export function ListingPage({ ctx, detail, categories }: { ctx: PageContext; det
           <p class="small">{t.factsAsDataIntro}</p>
           <h3>{t.lifecycle}</h3>
           {tool.lifecycle ? <Lifecycle ctx={ctx} lifecycle={tool.lifecycle} /> : <p class="muted">{t.notRecorded}</p>}
-          <h3>{t.models}</h3>
+          <h3 id="models">{t.models}</h3>
           <Models ctx={ctx} tool={tool} />
-          <h3>{t.prices}</h3>
+          <h3 id="prices">{t.prices}</h3>
           <Prices ctx={ctx} prices={tool.prices} />
-          <h3>{t.rateLimits}</h3>
+          <h3 id="rate-limits">{t.rateLimits}</h3>
           <RateLimits ctx={ctx} rateLimits={tool.rateLimits} />
         </section>
 

@@ -128,11 +128,21 @@ export function Pager({ ctx, first, next }: { ctx: PageContext; first: string | 
 
 type Source = z.infer<typeof sourceSchema>;
 
-/** Where a fact comes from: the page, the day it was checked, the day it grows stale, the words quoted. */
-/** A fact's source; with `required`, a fact every listing sources that has none yet says so. */
-export function SourceNote({ ctx, source, required = false }: { ctx: PageContext; source: Source | null; required?: boolean }) {
+/**
+ * Where a fact comes from: the page, the day it was checked, the day it grows stale, the words quoted.
+ * With `required`, a fact every listing sources that has none yet says so; `brief` (where many stand side
+ * by side, as on the comparison) keeps the page and the day it was checked only.
+ */
+export function SourceNote({ ctx, source, required = false, brief = false }: { ctx: PageContext; source: Source | null; required?: boolean; brief?: boolean }) {
   const { t } = ctx;
   if (!source) return required ? <span class="source">{t.unconfirmed}</span> : null;
+  if (brief) {
+    return (
+      <span class="source">
+        <ExternalLink url={source.url}>{t.source}</ExternalLink> ({t.checked} <time datetime={source.checked}>{source.checked}</time>)
+      </span>
+    );
+  }
   return (
     <span class="source">
       <ExternalLink url={source.url}>{t.source}</ExternalLink>{' '}
