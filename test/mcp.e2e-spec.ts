@@ -210,6 +210,40 @@ describe('over Streamable HTTP at /mcp', () => {
     expect(await toolError('get_errors', { status: 'often' })).toMatch(/'status' must be an HTTP status code \(100-599\), got 'often'/);
   });
 
+  it('reads the filters as the HTTP API reads them: values of a list in any case, and a bad value refused with the same message', async () => {
+    // Accepted as over HTTP, where a query parameter's value is read in any case; echoed as the value it was read as.
+    const loud = await call('list_tools', { maxPrice: 5, priceUnit: '1M-INPUT-TOKENS', lifecycle: 'Active', live: 'UNCHECKED', auth: 'Bearer' });
+    expect(loud.isError).toBeFalsy();
+    expect(loud.structuredContent).toEqual(await http('/api/v1/tools?maxPrice=5&priceUnit=1M-INPUT-TOKENS&lifecycle=Active&live=UNCHECKED&auth=Bearer&limit=20'));
+    expect((loud.structuredContent as { filters: object }).filters).toMatchObject({ maxPrice: 5, priceUnit: '1m-input-tokens', lifecycle: 'active', live: 'unchecked', auth: 'bearer' });
+    expect((loud.structuredContent as { tools: Summary[] }).tools.map((t) => t.slug)).toContain('openai');
+    // The schema still names the values an agent may give.
+    const { tools } = await client.listTools();
+    const properties = tools.find((t) => t.name === 'search_tools')!.inputSchema.properties as Record<string, { enum?: string[] }>;
+    expect(properties.priceUnit.enum).toContain('1m-input-tokens');
+    expect(properties.lifecycle.enum).toEqual(['preview', 'active', 'deprecated', 'retired']);
+    expect(properties.live.enum).toEqual(['ok', 'degraded', 'down', 'unchecked']);
+    expect(properties.auth.enum).toContain('header-key');
+
+    // Refused with the message of the HTTP API's 400, word for word.
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ maxPrice: -1, priceUnit: '1m-input-tokens' }, 'maxPrice=-1&priceUnit=1m-input-tokens'],
+      [{ maxPrice: 1, priceUnit: 'BANANAS' }, 'maxPrice=1&priceUnit=BANANAS'],
+      [{ lifecycle: 'Eternal' }, 'lifecycle=Eternal'],
+      [{ live: 'up' }, 'live=up'],
+      [{ minContext: 0 }, 'minContext=0'],
+      [{ minContext: 1.5 }, 'minContext=1.5'],
+      [{ retiringWithin: 5000 }, 'retiringWithin=5000'],
+    ];
+    for (const [args, query] of cases) {
+      const refused = await getJson(`${service.baseUrl}/api/v1/tools?${query}`);
+      expect(refused.status).toBe(400);
+      expect({ args, message: await toolError('list_tools', args) }).toEqual({ args, message: refused.body.detail });
+      expect({ args, message: await toolError('search_tools', { query: 'api', ...args }) }).toEqual({ args, message: refused.body.detail });
+    }
+    expect(await toolError('list_tools', { maxPrice: -1, priceUnit: '1m-input-tokens' })).toBe(`'maxPrice' must be an amount in US dollars, e.g. 0.5, got '-1'`);
+  });
+
   it('offers every listing as a resource by slug, read as the detail JSON', async () => {
     const { resourceTemplates } = await client.listResourceTemplates();
     expect(resourceTemplates).toEqual([expect.objectContaining({ uriTemplate: 'apidirectory://tools/{slug}', mimeType: 'application/json' })]);

@@ -87,19 +87,37 @@ const cursorArgument = z
   .optional()
   .describe('The nextCursor of the previous page, sent with the same other arguments.');
 
-/** Each kind of filter as a JSON argument (booleans and numbers as such, where a query string has text). */
+/**
+ * A value of a fixed list, as a JSON argument: the JSON Schema names the values, and the HTTP API's parser
+ * reads it (any case, as a query parameter is read), so both accept and refuse the same values with the
+ * same message.
+ */
+const oneOf = (values: readonly string[]) => (error: ReturnType<typeof mustBe>) => z.string({ error }).meta({ enum: [...values] });
+
+/**
+ * A number, or its text (`128k`, `90d`), as a JSON argument: the JSON Schema says what a valid number is,
+ * and the HTTP API's parser reads it, so an out-of-range number is refused with the HTTP API's message.
+ */
+const numberOrText = (bounds: { type?: 'integer'; minimum: number }) => (error: ReturnType<typeof mustBe>) =>
+  z.union([z.number().meta(bounds), z.string()], { error });
+
+/**
+ * Each kind of filter as a JSON argument (booleans and numbers as such, where a query string has text).
+ * Only the JSON type is checked here: every value goes on to the HTTP API's parsers (src/tools/listing-filters.ts),
+ * which read it as they read a query parameter and word what is wrong as they do.
+ */
 const FILTER_ARGUMENTS: Record<FilterKind, (error: ReturnType<typeof mustBe>) => z.ZodType<string | number | boolean>> = {
   category: (error) => z.string({ error }),
   boolean: (error) => z.boolean({ error }),
-  auth: (error) => z.enum(AUTH_TYPES, { error }),
-  tokens: (error) => z.union([z.number().int().min(1), z.string()], { error }),
+  auth: oneOf(AUTH_TYPES),
+  tokens: numberOrText({ type: 'integer', minimum: 1 }),
   sdk: (error) => z.string({ error }),
-  lifecycle: (error) => z.enum(LIFECYCLE_STATUSES, { error }),
-  days: (error) => z.union([z.number().int().min(1), z.string()], { error }),
+  lifecycle: oneOf(LIFECYCLE_STATUSES),
+  days: numberOrText({ type: 'integer', minimum: 1 }),
   model: (error) => z.string({ error }),
-  amount: (error) => z.union([z.number().min(0), z.string()], { error }),
-  unit: (error) => z.enum(RATE_UNITS, { error }),
-  live: (error) => z.enum(LIVE_FILTER_VALUES, { error }),
+  amount: numberOrText({ minimum: 0 }),
+  unit: oneOf(RATE_UNITS),
+  live: oneOf(LIVE_FILTER_VALUES),
 };
 
 /** The filters of search and list, from the one table of filters (the HTTP API's query parameters of the same names). */
