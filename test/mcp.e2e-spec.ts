@@ -122,6 +122,33 @@ describe('over Streamable HTTP at /mcp', () => {
     expect(text(second)).toMatch(/results 6-/);
   });
 
+  it('search_tools finds a listing by the id of a model it serves, first, naming models among the fields that matched', async () => {
+    const result = await call('search_tools', { query: 'gpt-6-luna' });
+    expect(result.structuredContent).toEqual(await http('/api/v1/tools/search?q=gpt-6-luna&limit=10'));
+    const { results } = result.structuredContent as { results: Array<Summary & { matched: string[] }> };
+    expect(results[0]).toMatchObject({ slug: 'openai', matched: expect.arrayContaining(['models']) });
+    expect(text(result)).toContain('1. openai — ');
+  });
+
+  it('freeQuota: true keeps exactly the listings with a published free allowance (or a free plan), in list_tools and search_tools', async () => {
+    type Detail = { slug: string; prices: { models: string[]; freeQuota: unknown[] } | null };
+    const { tools: details } = (await http('/api/v1/export')) as { tools: Detail[] };
+    const expected = details.filter((d) => (d.prices?.freeQuota.length ?? 0) > 0 || (d.prices?.models.includes('free') ?? false)).map((d) => d.slug).sort();
+    expect(expected.length).toBeGreaterThan(5);
+    expect(expected.length).toBeLessThan(details.length);
+
+    const listed = await call('list_tools', { freeQuota: true, limit: 100 });
+    expect(listed.structuredContent).toEqual(await http('/api/v1/tools?freeQuota=true&limit=100'));
+    const page = listed.structuredContent as { total: number; filters: { freeQuota: boolean }; tools: Summary[] };
+    expect(page.filters.freeQuota).toBe(true);
+    expect(page.tools.map((t) => t.slug).sort()).toEqual(expected);
+    expect(text(listed)).toMatch(new RegExp(`^${expected.length} tools \\(freeQuota: true\\)`));
+
+    const found = (await call('search_tools', { query: 'api', freeQuota: true, limit: 100 })).structuredContent as { results: Summary[] };
+    expect(found.results.length).toBeGreaterThan(0);
+    for (const r of found.results) expect(expected).toContain(r.slug);
+  });
+
   it('get_tool {slug} answers the whole listing, with the key facts and the curl example as text', async () => {
     const result = await call('get_tool', { slug: 'openai' });
     expect(result.structuredContent).toEqual(await http('/api/v1/tools/openai'));
