@@ -161,7 +161,10 @@ const getTool = defineTool({
   description:
     'The full listing of one API by its slug (from search_tools or list_tools): description in English and Chinese, ' +
     'website and docs, pricing, authentication, rate limit, latency, max tokens, endpoints, SDKs, features, usage tips, ' +
-    "code examples (curlExample: a ready curl command), similar APIs, a pricing comparison and the provider's known errors.",
+    "code examples (curlExample: a ready curl command), similar APIs, a pricing comparison and the provider's known errors; " +
+    'and the facts as data, each with its source page and the day it was checked: the models (kind, context, max output, ' +
+    'prices per unit, shutdown dates and successors), prices (pricing models, free quotas, rates, batch discount), rate ' +
+    'limits (tier, scope, limit per window, the headers that report them), and which facts are not yet confirmed.',
   inputSchema: {
     slug: z
       .string({ error: mustBe('slug', 'a tool slug, e.g. "openai"') })
@@ -180,8 +183,9 @@ const compareTools = defineTool({
   title: 'Compare APIs side by side',
   description:
     `Put ${MIN_COMPARE} to ${MAX_COMPARE} APIs side by side with the same fields for each: pricing, free tier, ` +
-    'authentication, rate limit, latency, max tokens, context, endpoints, SDKs, features, status, popularity. Slugs ' +
-    'that are not in the directory are listed in notFound.',
+    'authentication, rate limit, latency, max tokens, context, endpoints, SDKs, features, status, popularity, and the ' +
+    'facts as data: models, prices and rate limits, each with its source. rates puts the lowest US-dollar rate of each unit ' +
+    "side by side (each listing's own or one of its models'). Slugs that are not in the directory are listed in notFound.",
   inputSchema: {
     ids: z
       .union([z.string(), z.array(z.string())], { error: mustBe('ids', `${MIN_COMPARE} to ${MAX_COMPARE} comma-separated tool slugs, e.g. "openai,anthropic"`) })
