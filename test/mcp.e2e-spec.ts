@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { FILTER_NAMES } from '../src/contract/listing-filters';
+import { PublishListingCommand } from '../src/listings/commands/publish-listing/publish-listing.command';
 import { DirectoryMcpServer } from '../src/mcp/directory-mcp-server';
 import { getJson, REDIS_URL, RunningService, startService } from './support/harness';
 
@@ -41,6 +42,60 @@ interface Summary {
   openaiCompatible: boolean;
   sdkLanguages: string[];
 }
+
+/** The facts as data of a detail, as far as the texts' tests read them. */
+interface Source {
+  url: string;
+  checked: string;
+  staleAfter: string;
+}
+interface Rate {
+  unit: string;
+  price: number;
+  appliesTo: string | null;
+}
+interface Model {
+  id: string;
+  kind: string;
+  contextTokens: number | null;
+  maxOutputTokens: number | null;
+  prices: Rate[];
+  lifecycle: { status: string; retiresAt: string | null; replacedBy: string[] | null; source: Source | null };
+  source: Source;
+}
+interface Facts {
+  slug: string;
+  curlExample: string | null;
+  lastUpdated: string;
+  contextTokens: number | null;
+  models: Model[] | null;
+  prices: { currency: string; models: string[]; freeQuota: Array<{ amount: number; unit: string }>; rates: Rate[]; batchDiscount: number | null; source: Source } | null;
+  rateLimits: { limits: Array<{ tier: string; scope: string; metric: string; per: string | null; limit: number; appliesTo: string | null }>; headers: string[]; source: Source } | null;
+  sources: { auth: Source | null; freeTier: Source | null; openaiCompatible: Source | null; contextTokens: Source | null } | null;
+}
+
+/**
+ * A text's citations: the sources it lists at the end (`[n] url (checked day, stale after day)`), and for
+ * a line, the sources its ` [n]` stand for. Every number cited must be listed, and every source listed cited.
+ */
+function citationsOf(text: string) {
+  const listed = new Map<string, Source>();
+  for (const [, n, url, checked, staleAfter] of text.matchAll(/^\[(\d+)\] (\S+) \(checked (\S+), stale after (\S+)\)$/gm)) listed.set(n, { url, checked, staleAfter });
+  const numbers = (line: string) => [...line.matchAll(/ \[(\d+)\]/g)].map((m) => m[1]);
+  const cited = new Set(text.split('\n').filter((line) => !/^\[\d+\] /.test(line)).flatMap(numbers));
+  expect([...cited].sort()).toEqual([...listed.keys()].sort());
+  expect([...listed.keys()]).toEqual(listed.size === 0 ? [] : Array.from({ length: listed.size }, (_, i) => String(i + 1)));
+  return (line: string | undefined) => {
+    expect(line).toBeDefined();
+    return numbers(line!).map((n) => listed.get(n));
+  };
+}
+
+const source = ({ url, checked, staleAfter }: Source) => ({ url, checked, staleAfter });
+const lineOf = (text: string, start: string) => text.split('\n').find((line) => line.startsWith(start));
+/** A model's line: `- id (name): ...`, or `- id: ...` when its name is its id. */
+const modelLineOf = (text: string, id: string) => text.split('\n').find((line) => line.startsWith(`- ${id} (`) || line.startsWith(`- ${id}: `));
+const tokens = (n: number) => n.toLocaleString('en-US');
 
 describe('over Streamable HTTP at /mcp', () => {
   let client: Client;
@@ -86,6 +141,10 @@ describe('over Streamable HTTP at /mcp', () => {
     expect(Object.keys(byName.list_tools.inputSchema.properties!)).toEqual(expect.arrayContaining(['limit', 'cursor', ...filters]));
     expect(Object.keys(byName.get_errors.inputSchema.properties!).sort()).toEqual(['provider', 'status']);
     expect(byName.search_tools.outputSchema!.required).toEqual(expect.arrayContaining(['total', 'results', 'nextCursor']));
+    // An agent choosing a tool learns that the facts as data come with the detail and the comparison.
+    for (const name of ['get_tool', 'compare_tools']) {
+      for (const words of [/\bmodels\b/, /\bprices\b/, /\brate limits\b/, /\bsource\b/]) expect({ name, description: byName[name].description }).toEqual({ name, description: expect.stringMatching(words) });
+    }
   });
 
   it('search_tools {query} answers what GET /tools/search answers, 10 by default, with a numbered text', async () => {
@@ -122,6 +181,33 @@ describe('over Streamable HTTP at /mcp', () => {
     expect(text(second)).toMatch(/results 6-/);
   });
 
+  it('search_tools finds a listing by the id of a model it serves, first, naming models among the fields that matched', async () => {
+    const result = await call('search_tools', { query: 'gpt-6-luna' });
+    expect(result.structuredContent).toEqual(await http('/api/v1/tools/search?q=gpt-6-luna&limit=10'));
+    const { results } = result.structuredContent as { results: Array<Summary & { matched: string[] }> };
+    expect(results[0]).toMatchObject({ slug: 'openai', matched: expect.arrayContaining(['models']) });
+    expect(text(result)).toContain('1. openai — ');
+  });
+
+  it('freeQuota: true keeps exactly the listings with a published free allowance (or a free plan), in list_tools and search_tools', async () => {
+    type Detail = { slug: string; prices: { models: string[]; freeQuota: unknown[] } | null };
+    const { tools: details } = (await http('/api/v1/export')) as { tools: Detail[] };
+    const expected = details.filter((d) => (d.prices?.freeQuota.length ?? 0) > 0 || (d.prices?.models.includes('free') ?? false)).map((d) => d.slug).sort();
+    expect(expected.length).toBeGreaterThan(5);
+    expect(expected.length).toBeLessThan(details.length);
+
+    const listed = await call('list_tools', { freeQuota: true, limit: 100 });
+    expect(listed.structuredContent).toEqual(await http('/api/v1/tools?freeQuota=true&limit=100'));
+    const page = listed.structuredContent as { total: number; filters: { freeQuota: boolean }; tools: Summary[] };
+    expect(page.filters.freeQuota).toBe(true);
+    expect(page.tools.map((t) => t.slug).sort()).toEqual(expected);
+    expect(text(listed)).toMatch(new RegExp(`^${expected.length} tools \\(freeQuota: true\\)`));
+
+    const found = (await call('search_tools', { query: 'api', freeQuota: true, limit: 100 })).structuredContent as { results: Summary[] };
+    expect(found.results.length).toBeGreaterThan(0);
+    for (const r of found.results) expect(expected).toContain(r.slug);
+  });
+
   it('get_tool {slug} answers the whole listing, with the key facts and the curl example as text', async () => {
     const result = await call('get_tool', { slug: 'openai' });
     expect(result.structuredContent).toEqual(await http('/api/v1/tools/openai'));
@@ -130,6 +216,156 @@ describe('over Streamable HTTP at /mcp', () => {
     expect(text(result)).toContain(`Pricing: ${tool.pricing}`);
     expect(text(result)).toContain(tool.curlExample.trimEnd());
     expect((await call('get_tool', { slug: 'OpenAI' })).structuredContent).toEqual(result.structuredContent);
+  });
+
+  it('get_tool text carries the models, prices and rate limits, each with its source and the day it was checked', async () => {
+    const result = await call('get_tool', { slug: 'openai' });
+    const tool = (result.structuredContent as { tool: Facts }).tool;
+    const body = text(result);
+    const sourcesOf = citationsOf(body);
+
+    // The decision facts, each with its source; all confirmed for OpenAI.
+    const facts = lineOf(body, 'Free tier: ');
+    expect(sourcesOf(facts)).toEqual([tool.sources!.freeTier, tool.sources!.openaiCompatible, tool.sources!.auth, tool.models!.find((m) => m.contextTokens === tool.contextTokens)!.source].map((s) => source(s!)));
+    expect(body).not.toContain('Not yet confirmed');
+
+    // One line per model: kind, context, max output, every price, and the model's source.
+    expect(body).toContain(`Models (${tool.models!.length}; prices in USD per unit):`);
+    for (const model of tool.models!) expect(modelLineOf(body, model.id)).toBeDefined();
+    const luna = tool.models!.find((m) => m.id === 'gpt-6-luna')!;
+    const lunaLine = modelLineOf(body, 'gpt-6-luna')!;
+    expect(lunaLine).toContain(`${luna.kind}, `);
+    expect(lunaLine).toContain(`context ${tokens(luna.contextTokens!)}, max output ${tokens(luna.maxOutputTokens!)}`);
+    for (const rate of luna.prices) expect(lunaLine).toContain(`${rate.price}/${rate.unit}`);
+    expect(sourcesOf(lunaLine)).toEqual([source(luna.source)]);
+    // A model on its way out: its shutdown day and successor, with the announcement as its source.
+    const leaving = tool.models!.find((m) => m.lifecycle.status === 'deprecated' && m.lifecycle.replacedBy?.length)!;
+    const leavingLine = modelLineOf(body, leaving.id)!;
+    expect(leavingLine).toContain(`deprecated`);
+    expect(leavingLine).toContain(`shuts down ${leaving.lifecycle.retiresAt}, successor ${leaving.lifecycle.replacedBy!.join(', ')}`);
+    expect(sourcesOf(leavingLine)).toEqual([source(leaving.source), source(leaving.lifecycle.source!)]);
+    // An active model says nothing of its lifecycle.
+    expect(lunaLine).not.toMatch(/active|shuts down|successor/);
+
+    // The listing's prices and rate limits, each with its source.
+    const prices = lineOf(body, 'Prices (USD)')!;
+    expect(prices).toContain(`${tool.prices!.models.join(', ')} · batch discount ${tool.prices!.batchDiscount! * 100}%`);
+    expect(sourcesOf(prices)).toEqual([source(tool.prices!.source)]);
+    expect(body).toContain('Free quota: none');
+    expect(sourcesOf(lineOf(body, 'Rate limits ['))).toEqual([source(tool.rateLimits!.source)]);
+    for (const limit of tool.rateLimits!.limits) {
+      expect(body).toContain(`\n- tier ${limit.tier}, per ${limit.scope}: ${tokens(limit.limit)} ${limit.metric}/${limit.per} (${limit.appliesTo})\n`);
+    }
+    expect(lineOf(body, 'Limit headers: ')).toBe(`Limit headers: ${tool.rateLimits!.headers.join(', ')}`);
+    // What was there before stays: the curl example, and the day last checked at the end.
+    expect(body).toContain(tool.curlExample!.trimEnd());
+    expect(body.endsWith(`Last checked: ${tool.lastUpdated}`)).toBe(true);
+
+    // A free allowance and rates of the listing's own, each on a line.
+    const cloudflare = await call('get_tool', { slug: 'cloudflare-ai' });
+    const cf = (cloudflare.structuredContent as { tool: Facts }).tool;
+    citationsOf(text(cloudflare));
+    expect(cf.prices!.freeQuota.length).toBeGreaterThan(0);
+    expect(text(cloudflare)).toContain(`Free quota:\n- ${tokens(cf.prices!.freeQuota[0].amount)} ${cf.prices!.freeQuota[0].unit} a `);
+    for (const rate of cf.prices!.rates) expect(text(cloudflare)).toContain(`\n- ${rate.price}/${rate.unit}${rate.appliesTo ? ` (${rate.appliesTo}` : ''}`);
+  });
+
+  it('get_tool text names the decision facts no page of the provider confirms yet, and the facts as data not recorded', async () => {
+    const datadog = await call('get_tool', { slug: 'datadog' });
+    expect((datadog.structuredContent as { tool: Facts }).tool.sources).toMatchObject({ freeTier: null });
+    expect(text(datadog)).toContain(`Not yet confirmed on the provider's pages: free tier.`);
+    expect(lineOf(text(datadog), 'Free tier: ')).toMatch(/^Free tier: yes · OpenAI-compatible: no \[\d+\] · auth type: header-key \[\d+\]$/);
+
+    const serper = await call('get_tool', { slug: 'serper' });
+    const tool = (serper.structuredContent as { tool: Facts }).tool;
+    expect(tool).toMatchObject({ sources: null, models: null, prices: null, rateLimits: null });
+    expect(text(serper)).toContain(`Not yet confirmed on the provider's pages: free tier, OpenAI-compatible, auth type.`);
+    expect(text(serper)).toContain('Models: none recorded.');
+    expect(text(serper)).toContain('Prices as data: none recorded');
+    expect(text(serper)).toContain('Rate limits as data: none recorded.');
+    expect(text(serper)).not.toMatch(/^Sources/m);
+  });
+
+  it('get_tool text stays bounded for a listing of 80 models, 60 rates and 60 limits: it names every model and says where the rest is', async () => {
+    // Cohere revised as an editor could: every list of its facts as data at the most the content rules allow.
+    const { tool } = (await http('/api/v1/tools/cohere')) as { tool: Record<string, any> };
+    const { categoryCn, pricingComparison, errors, referralUrl, curlExample, liveness, similarApis, codeExamples, ...own } = tool;
+    const checked = { url: 'https://docs.cohere.com/docs/models', checked: '2026-11-26', quote: null, offDomainReason: null };
+    const note = 'a note as long as an editor might write one, to say what the rate covers and what it leaves out, more or less';
+    const rate = (i: number) => ({ unit: '1m-input-tokens', price: 1 + i / 100, percent: null, appliesTo: `tier ${i} of the plans a provider might sell`, note });
+    const id = (i: number) => `bulk-model-${String(i).padStart(2, '0')}`;
+    const document = JSON.parse(
+      JSON.stringify({
+        ...own,
+        similarApis: similarApis.map((s: { slug: string }) => s.slug),
+        codeExamples: codeExamples.map(({ label, language, code }: Record<string, string>) => ({ label, language, code })),
+        models: Array.from({ length: 80 }, (_, i) => ({
+          id: id(i), name: `Bulk Model ${i}`, kind: 'language', input: ['text'], output: ['text'], contextTokens: 128000 + i, maxOutputTokens: 8192,
+          prices: Array.from({ length: 20 }, (_, j) => rate(j)),
+          lifecycle: { status: 'active', since: null, retiresAt: null, replacedBy: null, migrationUrl: null, reason: null, source: null },
+          source: { ...checked, url: `https://docs.cohere.com/docs/${id(i)}` },
+        })),
+        prices: { ...own.prices, freeQuota: Array.from({ length: 20 }, (_, i) => ({ unit: 'request', amount: 1000 + i, period: 'month', conditions: note })), rates: Array.from({ length: 60 }, (_, i) => rate(i)) },
+        rateLimits: {
+          limits: Array.from({ length: 60 }, (_, i) => ({ tier: `tier-${i}`, scope: 'key', metric: 'requests', per: 'minute', limit: 1000 + i, appliesTo: `the endpoints of group ${i}` })),
+          headers: Array.from({ length: 20 }, (_, i) => `x-ratelimit-header-${i}`),
+          source: checked,
+        },
+        domains: ['cohere.com'],
+        note: null,
+      }),
+      (key, value) => (key === 'staleAfter' ? undefined : value),
+    );
+    await service.command(new PublishListingCommand(document, { actor: 'test' }));
+
+    const result = await call('get_tool', { slug: 'cohere' });
+    expect(result.structuredContent).toEqual(await http('/api/v1/tools/cohere'));
+    const facts = (result.structuredContent as { tool: Facts }).tool;
+    expect(facts.models).toHaveLength(80);
+    const body = text(result);
+    expect(JSON.stringify(facts.models).length).toBeGreaterThan(150_000);
+    expect(body.length).toBeLessThan(24_000);
+    citationsOf(body);
+
+    // The first models in full, then every other one by id.
+    const described = facts.models!.filter((m) => modelLineOf(body, m.id));
+    expect(described.length).toBeGreaterThanOrEqual(3);
+    expect(described.map((m) => m.id)).toEqual(facts.models!.slice(0, described.length).map((m) => m.id));
+    expect(modelLineOf(body, id(0))).toContain('context 128,000, max output 8,192; 1/1m-input-tokens (tier 0 of the plans');
+    expect(modelLineOf(body, id(0))).toContain('14 more [');
+    const rest = lineOf(body, `- … ${80 - described.length} more (tool.models in structuredContent): `);
+    expect(rest).toBe(`- … ${80 - described.length} more (tool.models in structuredContent): ${facts.models!.slice(described.length).map((m) => m.id).join(', ')}`);
+    // The lists of the listing's own: the first, then how many more and where.
+    for (const [list, total] of [['tool.prices.freeQuota', 20], ['tool.prices.rates', 60], ['tool.rateLimits.limits', 60]] as const) {
+      const more = new RegExp(`^- … (\\d+) more \\(${list.replace(/\./g, '\\.')} in structuredContent\\)$`, 'm').exec(body);
+      expect({ list, more: Boolean(more) }).toEqual({ list, more: true });
+      expect(Number(more![1])).toBeLessThan(total);
+    }
+    expect(body).toContain('\n- tier tier-0, per key: 1,000 requests/minute (the endpoints of group 0)\n');
+    expect(lineOf(body, 'Limit headers: ')).toBe(`Limit headers: ${facts.rateLimits!.headers.join(', ')}`);
+    // What follows the facts is all there.
+    expect(body).toContain(`Website: ${(facts as unknown as { website: string }).website}`);
+    expect(body).toContain(facts.curlExample!.trimEnd());
+    expect(body.endsWith(`Last checked: ${facts.lastUpdated}`)).toBe(true);
+  });
+
+  it('compare_tools text puts the lowest rate of each unit side by side, and each listing\'s models in brief', async () => {
+    const result = await call('compare_tools', { ids: 'openai,anthropic,stripe' });
+    const { compared, rates } = result.structuredContent as { compared: Facts[]; rates: Array<{ unit: string; lowest: Record<string, number | null> }> };
+    const body = text(result);
+    expect(rates.length).toBeGreaterThan(2);
+    expect(body).toContain("Lowest US-dollar rate per unit, each listing's own or one of its models' (– none published):");
+    for (const rate of rates) {
+      expect(body).toContain(`\n- ${rate.unit}: ${['openai', 'anthropic', 'stripe'].map((slug) => `${slug} ${rate.lowest[slug] ?? '–'}`).join(' · ')}\n`);
+    }
+    for (const row of compared) {
+      const contexts = (row.models ?? []).map((m) => m.contextTokens).filter((n): n is number => n !== null);
+      const models = row.models ? `${row.models.length}${contexts.length > 0 ? `, largest context ${tokens(Math.max(...contexts))} tokens` : ''}` : 'none recorded';
+      expect(body.split(/\n(?=\S)/).find((block) => block.startsWith(`${row.slug} — `))).toContain(`\n  Models: ${models}\n`);
+    }
+    expect(body).toContain('\n  Models: 14, largest context 1,050,000 tokens\n');
+    expect(body).toContain('\n  Models: none recorded\n');
+    expect(body).toMatch(/get_tool with its slug\.$/);
   });
 
   it('compare_tools takes ids comma-separated (or as a list), and names the slugs it does not know', async () => {
@@ -208,6 +444,40 @@ describe('over Streamable HTTP at /mcp', () => {
     expect(await toolError('compare_tools', { ids: 'nope-a,nope-b' })).toMatch(/^none of the requested tools is in the directory: nope-a, nope-b; search_tools/);
     expect(await toolError('get_errors', { status: 42 })).toBe(`'status' must be an HTTP status code (100-599), got '42'`);
     expect(await toolError('get_errors', { status: 'often' })).toMatch(/'status' must be an HTTP status code \(100-599\), got 'often'/);
+  });
+
+  it('reads the filters as the HTTP API reads them: values of a list in any case, and a bad value refused with the same message', async () => {
+    // Accepted as over HTTP, where a query parameter's value is read in any case; echoed as the value it was read as.
+    const loud = await call('list_tools', { maxPrice: 5, priceUnit: '1M-INPUT-TOKENS', lifecycle: 'Active', live: 'UNCHECKED', auth: 'Bearer' });
+    expect(loud.isError).toBeFalsy();
+    expect(loud.structuredContent).toEqual(await http('/api/v1/tools?maxPrice=5&priceUnit=1M-INPUT-TOKENS&lifecycle=Active&live=UNCHECKED&auth=Bearer&limit=20'));
+    expect((loud.structuredContent as { filters: object }).filters).toMatchObject({ maxPrice: 5, priceUnit: '1m-input-tokens', lifecycle: 'active', live: 'unchecked', auth: 'bearer' });
+    expect((loud.structuredContent as { tools: Summary[] }).tools.map((t) => t.slug)).toContain('openai');
+    // The schema still names the values an agent may give.
+    const { tools } = await client.listTools();
+    const properties = tools.find((t) => t.name === 'search_tools')!.inputSchema.properties as Record<string, { enum?: string[] }>;
+    expect(properties.priceUnit.enum).toContain('1m-input-tokens');
+    expect(properties.lifecycle.enum).toEqual(['preview', 'active', 'deprecated', 'retired']);
+    expect(properties.live.enum).toEqual(['ok', 'degraded', 'down', 'unchecked']);
+    expect(properties.auth.enum).toContain('header-key');
+
+    // Refused with the message of the HTTP API's 400, word for word.
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ maxPrice: -1, priceUnit: '1m-input-tokens' }, 'maxPrice=-1&priceUnit=1m-input-tokens'],
+      [{ maxPrice: 1, priceUnit: 'BANANAS' }, 'maxPrice=1&priceUnit=BANANAS'],
+      [{ lifecycle: 'Eternal' }, 'lifecycle=Eternal'],
+      [{ live: 'up' }, 'live=up'],
+      [{ minContext: 0 }, 'minContext=0'],
+      [{ minContext: 1.5 }, 'minContext=1.5'],
+      [{ retiringWithin: 5000 }, 'retiringWithin=5000'],
+    ];
+    for (const [args, query] of cases) {
+      const refused = await getJson(`${service.baseUrl}/api/v1/tools?${query}`);
+      expect(refused.status).toBe(400);
+      expect({ args, message: await toolError('list_tools', args) }).toEqual({ args, message: refused.body.detail });
+      expect({ args, message: await toolError('search_tools', { query: 'api', ...args }) }).toEqual({ args, message: refused.body.detail });
+    }
+    expect(await toolError('list_tools', { maxPrice: -1, priceUnit: '1m-input-tokens' })).toBe(`'maxPrice' must be an amount in US dollars, e.g. 0.5, got '-1'`);
   });
 
   it('offers every listing as a resource by slug, read as the detail JSON', async () => {

@@ -33,9 +33,9 @@ export const INSTRUCTIONS =
   'A read-only directory of third-party web APIs (chiefly AI, language-model and cloud APIs), in English and Chinese, ' +
   'with facts checked against each provider: pricing, free tier, authentication, rate limits, context size, endpoints, ' +
   'SDKs and code examples. To pick an API for a task, call search_tools with what it should do (filters: category, ' +
-  `${FILTER_LIST}), then get_tool with a slug for its full listing and a ready curl ` +
-  'example, or compare_tools with 2 to 10 slugs. list_categories gives the category slugs; list_tools browses by ' +
-  'popularity. When a call to a provider fails, get_errors (provider, status) gives the cause and the fix. Every tool ' +
+  `${FILTER_LIST}), then get_tool with a slug for its full listing (models, prices and rate limits, each with its ` +
+  'source) and a ready curl example, or compare_tools with 2 to 10 slugs. list_categories gives the category slugs; ' +
+  'list_tools browses by popularity. When a call to a provider fails, get_errors (provider, status) gives the cause and the fix. Every tool ' +
   'returns structured JSON (structuredContent) and a short text; pages go on with nextCursor. Each listing is also a ' +
   `resource at ${LISTING_URI_TEMPLATE}. Nothing here changes anything or needs a credential.`;
 

@@ -87,19 +87,37 @@ const cursorArgument = z
   .optional()
   .describe('The nextCursor of the previous page, sent with the same other arguments.');
 
-/** Each kind of filter as a JSON argument (booleans and numbers as such, where a query string has text). */
+/**
+ * A value of a fixed list, as a JSON argument: the JSON Schema names the values, and the HTTP API's parser
+ * reads it (any case, as a query parameter is read), so both accept and refuse the same values with the
+ * same message.
+ */
+const oneOf = (values: readonly string[]) => (error: ReturnType<typeof mustBe>) => z.string({ error }).meta({ enum: [...values] });
+
+/**
+ * A number, or its text (`128k`, `90d`), as a JSON argument: the JSON Schema says what a valid number is,
+ * and the HTTP API's parser reads it, so an out-of-range number is refused with the HTTP API's message.
+ */
+const numberOrText = (bounds: { type?: 'integer'; minimum: number }) => (error: ReturnType<typeof mustBe>) =>
+  z.union([z.number().meta(bounds), z.string()], { error });
+
+/**
+ * Each kind of filter as a JSON argument (booleans and numbers as such, where a query string has text).
+ * Only the JSON type is checked here: every value goes on to the HTTP API's parsers (src/tools/listing-filters.ts),
+ * which read it as they read a query parameter and word what is wrong as they do.
+ */
 const FILTER_ARGUMENTS: Record<FilterKind, (error: ReturnType<typeof mustBe>) => z.ZodType<string | number | boolean>> = {
   category: (error) => z.string({ error }),
   boolean: (error) => z.boolean({ error }),
-  auth: (error) => z.enum(AUTH_TYPES, { error }),
-  tokens: (error) => z.union([z.number().int().min(1), z.string()], { error }),
+  auth: oneOf(AUTH_TYPES),
+  tokens: numberOrText({ type: 'integer', minimum: 1 }),
   sdk: (error) => z.string({ error }),
-  lifecycle: (error) => z.enum(LIFECYCLE_STATUSES, { error }),
-  days: (error) => z.union([z.number().int().min(1), z.string()], { error }),
+  lifecycle: oneOf(LIFECYCLE_STATUSES),
+  days: numberOrText({ type: 'integer', minimum: 1 }),
   model: (error) => z.string({ error }),
-  amount: (error) => z.union([z.number().min(0), z.string()], { error }),
-  unit: (error) => z.enum(COMPARED_RATE_UNITS, { error }),
-  live: (error) => z.enum(LIVE_FILTER_VALUES, { error }),
+  amount: numberOrText({ minimum: 0 }),
+  unit: oneOf(COMPARED_RATE_UNITS),
+  live: oneOf(LIVE_FILTER_VALUES),
 };
 
 /** The filters of search and list, from the one table of filters (the HTTP API's query parameters of the same names). */
@@ -143,7 +161,10 @@ const getTool = defineTool({
   description:
     'The full listing of one API by its slug (from search_tools or list_tools): description in English and Chinese, ' +
     'website and docs, pricing, authentication, rate limit, latency, max tokens, endpoints, SDKs, features, usage tips, ' +
-    "code examples (curlExample: a ready curl command), similar APIs, a pricing comparison and the provider's known errors.",
+    "code examples (curlExample: a ready curl command), similar APIs, a pricing comparison and the provider's known errors; " +
+    'and the facts as data, each with its source page and the day it was checked: the models (kind, context, max output, ' +
+    'prices per unit, shutdown dates and successors), prices (pricing models, free quotas, rates, batch discount), rate ' +
+    'limits (tier, scope, limit per window, the headers that report them), and which facts are not yet confirmed.',
   inputSchema: {
     slug: z
       .string({ error: mustBe('slug', 'a tool slug, e.g. "openai"') })
@@ -162,8 +183,9 @@ const compareTools = defineTool({
   title: 'Compare APIs side by side',
   description:
     `Put ${MIN_COMPARE} to ${MAX_COMPARE} APIs side by side with the same fields for each: pricing, free tier, ` +
-    'authentication, rate limit, latency, max tokens, context, endpoints, SDKs, features, status, popularity. Slugs ' +
-    'that are not in the directory are listed in notFound.',
+    'authentication, rate limit, latency, max tokens, context, endpoints, SDKs, features, status, popularity, and the ' +
+    'facts as data: models, prices and rate limits, each with its source. rates puts the lowest US-dollar rate of each unit ' +
+    "side by side (each listing's own or one of its models'). Slugs that are not in the directory are listed in notFound.",
   inputSchema: {
     ids: z
       .union([z.string(), z.array(z.string())], { error: mustBe('ids', `${MIN_COMPARE} to ${MAX_COMPARE} comma-separated tool slugs, e.g. "openai,anthropic"`) })
