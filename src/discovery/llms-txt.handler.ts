@@ -64,7 +64,7 @@ export class GetLlmsTextHandler implements IQueryHandler<GetLlmsTextQuery, Store
         tool.description,
         tool.descriptionCn,
         '',
-        `- Listing: ${base}/api/v1/tools/${tool.slug}`,
+        `- Listing, with the source of each fact and the day it was checked: ${base}/api/v1/tools/${tool.slug}`,
         `- Category: ${tool.category}${tool.categoryCn ? ` (${tool.categoryCn})` : ''}; status: ${tool.status}; facts checked ${tool.lastUpdated}`,
         ...(tool.aliases.length > 0 ? [`- Also known as: ${tool.aliases.join(', ')}`] : []),
         `- Website: ${tool.website}; documentation: ${tool.docsUrl}`,
@@ -73,6 +73,7 @@ export class GetLlmsTextHandler implements IQueryHandler<GetLlmsTextQuery, Store
         ...(tool.rateLimit ? [`- Rate limit: ${tool.rateLimit}`] : []),
         ...(tool.maxTokens ? [`- Context: ${tool.maxTokens}`] : []),
         `- OpenAI-compatible chat completions: ${tool.openaiCompatible ? 'yes' : 'no'}`,
+        ...unconfirmed(tool),
         `- SDKs: ${tool.sdks.join(', ')}`,
         `- Endpoints: ${tool.endpoints.join(', ')}`,
         ...(tool.curlExample ? ['', '```bash', tool.curlExample.trimEnd(), '```'] : []),
@@ -102,4 +103,14 @@ export class GetLlmsTextHandler implements IQueryHandler<GetLlmsTextQuery, Store
       `- [Liveness](${base}${ENTRY_POINTS.liveness}): whether what each listing points at still answers, from the directory's own probes, by state (ok, degraded, down, unchecked; also the live= filter)`,
     ];
   }
+}
+
+/**
+ * The line naming the facts above that no page of the provider's confirms yet (none when all are sourced);
+ * a context window is confirmed by the source of the model that has it.
+ */
+function unconfirmed(tool: ToolDetailResponse['tool']): string[] {
+  const names = { freeTier: 'free tier', auth: 'authentication', openaiCompatible: 'OpenAI compatibility', contextTokens: 'context' } as const;
+  const facts = (Object.keys(names) as Array<keyof typeof names>).filter((fact) => !tool.sources?.[fact] && (fact !== 'contextTokens' || (tool.contextTokens !== null && !(tool.models ?? []).some((model) => model.contextTokens !== null))));
+  return facts.length > 0 ? [`- Not yet confirmed on the provider's pages: ${facts.map((fact) => names[fact]).join(', ')}`] : [];
 }
