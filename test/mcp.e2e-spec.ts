@@ -422,6 +422,9 @@ describe('over Streamable HTTP at /mcp', () => {
     const one = (await call('get_errors', { provider: 'openai', status: errors[0].status })).structuredContent as { errors: Array<{ status: number }> };
     expect(one.errors.length).toBeGreaterThan(0);
     expect(one.errors.every((e) => e.status === errors[0].status)).toBe(true);
+    // A 429 entry says where its provider's rate limits are as data, where they are given.
+    expect(text(await call('get_errors', { provider: 'openai', status: 429 }))).toContain('Rate limits as data: get_tool with slug openai (rateLimits)');
+    expect(text(await call('get_errors', { provider: 'vercel', status: 429 }))).not.toContain('Rate limits as data');
   });
 
   it('turns bad input into a tool error that says what is wrong, never a protocol error', async () => {

@@ -311,6 +311,10 @@ export function errorsText(reference: ErrorsResponse): string {
   if (reference.errors.length === 0) return `No entries in the error reference${about ? ` for ${about}` : ''}.`;
   return [
     `${reference.total} ${reference.total === 1 ? 'entry' : 'entries'} of the error reference${about ? ` for ${about}` : ''}:`,
-    ...reference.errors.map((e, i) => `${i + 1}. ${e.providerName ?? e.provider} ${e.status} — ${e.title}\n   Cause: ${e.cause}\n   Fix: ${e.fix}`),
+    ...reference.errors.map(
+      (e, i) =>
+        `${i + 1}. ${e.providerName ?? e.provider} ${e.status} — ${e.title}\n   Cause: ${e.cause}\n   Fix: ${e.fix}` +
+        (e.rateLimitsUrl ? `\n   Rate limits as data: get_tool with slug ${e.provider} (rateLimits)` : ''),
+    ),
   ].join('\n');
 }

@@ -315,6 +315,16 @@ describe('the compare page', () => {
   });
 });
 
+describe('the error reference page', () => {
+  it("leads a 429 entry to its provider's rate-limit table where the listing gives them, in both languages", async () => {
+    const entry = (html: string, provider: string) => html.slice(html.indexOf(`id="${provider}-429-`), html.indexOf('</div>', html.indexOf(`id="${provider}-429-`)));
+    const en = await page('/errors?status=429');
+    expect(entry(en, 'openai')).toContain('<a href="/apis/openai#rate-limits">Its rate limits, as data</a>');
+    expect(entry(en, 'vercel')).not.toContain('#rate-limits');
+    expect(entry(await page('/zh/errors?status=429'), 'openai')).toContain('<a href="/zh/apis/openai#rate-limits">该提供方的速率限制明细</a>');
+  });
+});
+
 describe('caching and compression', () => {
   it('sends a page once per change of the read models: the same bytes and ETag, 304 on If-None-Match', async () => {
     const first = await get('/apis/stripe');

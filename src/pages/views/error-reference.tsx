@@ -67,6 +67,11 @@ export function ErrorReferencePage({ ctx, errors, all }: ErrorReferencePageProps
               <p>
                 <strong>{t.fix}:</strong> {zh ? entry.fixCn : entry.fix}
               </p>
+              {entry.rateLimitsUrl && (
+                <p>
+                  <a href={`${href(ctx, PAGE_PATHS.listing(provider))}#rate-limits`}>{t.rateLimitsAsData}</a>
+                </p>
+              )}
               {entry.curlExample && <CodeBlock ctx={ctx} id={`code-${entry.id}`} label={`${t.example}: ${entry.status}`} language="bash" code={entry.curlExample} />}
             </div>
           ))}
