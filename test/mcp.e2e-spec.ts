@@ -4,12 +4,15 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { FILTER_NAMES } from '../src/contract/listing-filters';
+import { parse } from 'yaml';
 import { PublishListingCommand } from '../src/listings/commands/publish-listing/publish-listing.command';
+import { parseListing } from '../src/listings/listing.document';
 import { DirectoryMcpServer } from '../src/mcp/directory-mcp-server';
+import { WithdrawListingCommand } from '../src/listings/commands/withdraw-listing/withdraw-listing.command';
 import { getJson, REDIS_URL, RunningService, startService } from './support/harness';
 
 /**
@@ -377,6 +380,18 @@ describe('over Streamable HTTP at /mcp', () => {
     const partly = await call('compare_tools', { ids: 'openai,no-such-api' });
     expect(partly.structuredContent).toMatchObject({ total: 1, notFound: ['no-such-api'] });
     expect(text(partly)).toContain('Not in the directory: no-such-api');
+  });
+
+  it('compare_tools text names a withdrawn listing with when, why and what replaces it', async () => {
+    await service.command(new WithdrawListingCommand('remove-bg', 'editor', 'folded into another listing', ['stability-ai']));
+    try {
+      const result = await call('compare_tools', { ids: 'openai,remove-bg' });
+      const [gone] = (result.structuredContent as { gone: Array<{ since: string }> }).gone;
+      expect(text(result)).toContain(`Gone: remove-bg was withdrawn from the directory on ${gone.since.slice(0, 10)} (folded into another listing); instead: stability-ai.`);
+    } finally {
+      // Published again, and shown again, before the next test reads the directory.
+      await service.command(new PublishListingCommand(parseListing(parse(readFileSync('fixtures/listings/remove-bg.yaml', 'utf8'))).listing!, { actor: 'editor' }));
+    }
   });
 
   it('list_categories {} answers every category with its count', async () => {

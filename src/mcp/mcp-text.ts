@@ -294,6 +294,11 @@ export function compareText(comparison: CompareResponse): string {
     ...rows,
     ...rates,
     ...(comparison.notFound.length > 0 ? [`Not in the directory: ${comparison.notFound.join(', ')} (search_tools finds slugs).`] : []),
+    ...comparison.gone.map(
+      (gone) =>
+        `Gone: ${gone.slug} was ${gone.status === 'withdrawn' ? 'withdrawn from the directory' : 'retired by its provider'}${gone.since ? ` on ${gone.since.slice(0, 10)}` : ''}` +
+        `${gone.reason ? ` (${gone.reason})` : ''}${gone.replacedBy.length > 0 ? `; instead: ${gone.replacedBy.join(', ')}` : ''}.`,
+    ),
     'Models, prices and rate limits of one, with their sources: get_tool with its slug.',
   ].join('\n');
 }
