@@ -440,7 +440,10 @@ describe('errors as pages', () => {
     const shown = [...html.matchAll(/<a href="\/apis\/([a-z0-9-]+)"/g)].map((m) => m[1]);
     expect([...new Set(shown)]).toEqual(json.results.map((r) => r.slug));
     expect(html).toMatch(/<details class="more" open(="")?>/);
-    expect(html).toMatch(/<option value="1m-input-tokens" selected/);
+    expect(html).toMatch(/<option value="1m-input-tokens" selected(="")?>Per 1M input tokens<\/option>/);
+    // Every unit rates compare in, by its name in the page's language; `other` compares nothing.
+    expect(html).not.toContain('<option value="other"');
+    expect(await (await get('/zh/search?q=chat&maxPrice=1&priceUnit=1m-input-tokens')).text()).toMatch(/<option value="1m-input-tokens" selected(="")?>每百万输入 token<\/option>/);
     expect(html).toContain('id="f-maxPrice" name="maxPrice" value="1"');
     const plain = await (await get('/search?q=chat')).text();
     expect(plain).toContain('<details class="more">');

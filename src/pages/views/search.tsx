@@ -1,7 +1,7 @@
 import { FILTER_NAMES, FilterName, LISTING_FILTERS } from '../../contract/listing-filters';
 import { LIVE_FILTER_VALUES } from '../../contract/liveness';
 import type { CategoriesResponse, SearchResponse } from '../../contract/responses';
-import { LIFECYCLE_STATUSES, RATE_UNITS } from '../../listings/listing-facts';
+import { COMPARED_RATE_UNITS, LIFECYCLE_STATUSES } from '../../listings/listing-facts';
 import { AUTH_TYPES, SDK_LANGUAGES } from '../../listings/listing.document';
 import { PAGE_PATHS } from '../page-paths';
 import { SearchBox } from './home';
@@ -76,7 +76,7 @@ function FilterControl({ ctx, name, value, categories }: { ctx: PageContext; nam
       control = <input type="text" id={id} name={name} value={value} inputmode="decimal" size={8} />;
       break;
     case 'unit':
-      control = select(RATE_UNITS.map((unit) => [unit, unit]));
+      control = select(COMPARED_RATE_UNITS.map((unit) => [unit, t.rateUnits[unit]]));
       break;
     case 'live':
       control = select(LIVE_FILTER_VALUES.map((state) => [state, t.liveStates[state]]));
