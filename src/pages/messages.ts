@@ -2,7 +2,7 @@ import type { FilterName } from '../contract/listing-filters';
 import type { ChangeKind, ChangeType } from '../contract/responses';
 import type { LiveFilterValue, TargetKind, TargetState } from '../contract/liveness';
 import type { AuthType, ListingStatus } from '../listings/listing.document';
-import type { LIMIT_METRICS, LIMIT_PERIODS, LifecycleStatus, RateUnit } from '../listings/listing-facts';
+import type { LIMIT_METRICS, LIMIT_PERIODS, LIMIT_SCOPES, LifecycleStatus, RateUnit } from '../listings/listing-facts';
 
 /**
  * Every string of the pages' interface, in English and in Chinese: one table, so a string added in one
@@ -151,8 +151,6 @@ const en = {
   rateLimits: 'Rate limits',
   tier: 'Tier',
   scope: 'Scope',
-  metric: 'Metric',
-  per: 'Per',
   limit: 'Limit',
   appliesTo: 'Applies to',
   limitHeaders: 'Headers that report them',
@@ -310,6 +308,7 @@ const en = {
     'concurrent-requests': 'concurrent requests',
   } satisfies Record<(typeof LIMIT_METRICS)[number], string>,
   limitPeriods: { second: 'a second', minute: 'a minute', hour: 'an hour', day: 'a day', month: 'a month' } satisfies Record<(typeof LIMIT_PERIODS)[number], string>,
+  limitScopes: { key: 'per key', organization: 'per organization', project: 'per project', account: 'per account', user: 'per user', ip: 'per IP address', workspace: 'per workspace' } satisfies Record<(typeof LIMIT_SCOPES)[number], string>,
   /** One limit in words: `1,000,000 tokens a minute`, `2 concurrent requests`. */
   limitText: (limit: string, metric: string, per: string | null) => (per ? `${limit} ${metric} ${per}` : `${limit} ${metric}`),
   goneStatuses: { withdrawn: 'withdrawn from the directory', retired: 'retired by its provider' },
@@ -460,8 +459,6 @@ const zh: Messages = {
   rateLimits: '速率限制明细',
   tier: '等级',
   scope: '范围',
-  metric: '指标',
-  per: '周期',
   limit: '上限',
   appliesTo: '适用于',
   limitHeaders: '报告限额的响应头',
@@ -619,6 +616,7 @@ const zh: Messages = {
     'concurrent-requests': '个并发请求',
   },
   limitPeriods: { second: '每秒', minute: '每分钟', hour: '每小时', day: '每天', month: '每月' },
+  limitScopes: { key: '按密钥', organization: '按组织', project: '按项目', account: '按账户', user: '按用户', ip: '按 IP 地址', workspace: '按工作区' },
   limitText: (limit: string, metric: string, per: string | null) => (per ? `${per} ${limit} ${metric}` : `${limit} ${metric}`),
   goneStatuses: { withdrawn: '已从目录撤下', retired: '已被提供方停用' },
   tokens: (n: number) => n.toLocaleString('en-US'),

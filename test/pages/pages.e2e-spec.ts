@@ -185,10 +185,12 @@ describe('a listing page', () => {
     const { limits, headers, source } = tool.rateLimits!;
     expect(limits.length).toBeGreaterThan(0);
     const html = section(await page('/apis/openai'), 'rate-limits', 'errors');
+    const en = MESSAGES.en;
     for (const limit of limits) {
-      expect(html).toContain(`<tr><td>${limit.tier}</td><td>${limit.scope}</td><td>${limit.metric}</td><td>${limit.per ?? '–'}</td><td>${MESSAGES.en.tokens(limit.limit)}</td><td>${limit.appliesTo ?? '–'}</td></tr>`);
+      const words = en.limitText(en.tokens(limit.limit), en.limitMetrics[limit.metric], limit.per ? en.limitPeriods[limit.per] : null);
+      expect(html).toContain(`<tr><td>${limit.tier}</td><td>${en.limitScopes[limit.scope]}</td><td>${words}</td><td>${limit.appliesTo ?? '–'}</td></tr>`);
     }
-    expect(html).toContain('<tr><td>build</td><td>organization</td><td>tokens</td><td>minute</td><td>1,000,000</td><td>gpt-6-astra</td></tr>');
+    expect(html).toContain('<tr><td>build</td><td>per organization</td><td>1,000,000 tokens a minute</td><td>gpt-6-astra</td></tr>');
     for (const header of headers) expect(html).toContain(`<code>${header}</code>`);
     expect(html).toContain(`<a href="${source.url}" rel="nofollow noopener">Source</a> (checked <time datetime="${source.checked}">${source.checked}</time>`);
     expect((await api<ToolDetailResponse>('/api/v1/tools/serper')).tool.rateLimits).toBeNull();
@@ -207,7 +209,8 @@ describe('a listing page', () => {
     expect(prices).toMatch(/来源<\/a> \(核对于 <time datetime="[\d-]+">[\d-]+<\/time>, 过期日 <time/);
     const limits = section(html, 'rate-limits', 'errors');
     expect(html).toContain('<h3 id="rate-limits">速率限制明细</h3>');
-    for (const label of ['等级', '范围', '指标', '周期', '上限', '适用于']) expect(limits).toContain(`<th scope="col">${label}</th>`);
+    for (const label of ['等级', '范围', '上限', '适用于']) expect(limits).toContain(`<th scope="col">${label}</th>`);
+    expect(limits).toContain('<tr><td>build</td><td>按组织</td><td>每分钟 1,000,000 token</td><td>gpt-6-astra</td></tr>');
     expect(limits).toContain('报告限额的响应头');
     expect(section(await page('/zh/apis/serper'), 'rate-limits', 'errors')).toContain('尚未记录。');
   });

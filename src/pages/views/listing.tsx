@@ -218,8 +218,6 @@ function RateLimits({ ctx, rateLimits }: { ctx: PageContext; rateLimits: ToolDet
             <tr>
               <th scope="col">{t.tier}</th>
               <th scope="col">{t.scope}</th>
-              <th scope="col">{t.metric}</th>
-              <th scope="col">{t.per}</th>
               <th scope="col">{t.limit}</th>
               <th scope="col">{t.appliesTo}</th>
             </tr>
@@ -228,10 +226,8 @@ function RateLimits({ ctx, rateLimits }: { ctx: PageContext; rateLimits: ToolDet
             {rateLimits.limits.map((limit) => (
               <tr>
                 <td>{limit.tier}</td>
-                <td>{limit.scope}</td>
-                <td>{limit.metric}</td>
-                <td>{limit.per ?? '–'}</td>
-                <td>{t.tokens(limit.limit)}</td>
+                <td>{t.limitScopes[limit.scope]}</td>
+                <td>{t.limitText(t.tokens(limit.limit), t.limitMetrics[limit.metric], limit.per ? t.limitPeriods[limit.per] : null)}</td>
                 <td>{limit.appliesTo ?? '–'}</td>
               </tr>
             ))}
