@@ -103,6 +103,22 @@ function RateLimitsCell({ ctx, row }: { ctx: PageContext; row: ComparisonRow }) 
   );
 }
 
+/** The head of a table with a column per compared listing, each linking to its page. */
+function ListingColumns({ ctx, first, rows, names }: { ctx: PageContext; first: string; rows: ComparisonRow[]; names: Map<string, string> }) {
+  return (
+    <thead>
+      <tr>
+        <th scope="col">{first}</th>
+        {rows.map((row) => (
+          <th scope="col">
+            <a href={href(ctx, PAGE_PATHS.listing(row.slug))}>{names.get(row.slug)}</a>
+          </th>
+        ))}
+      </tr>
+    </thead>
+  );
+}
+
 /** For each unit, the lowest US-dollar rate of each listing side by side (the compare answer's `rates`), and where the prices come from. */
 function Rates({ ctx, rows, rates, names }: { ctx: PageContext; rows: ComparisonRow[]; rates: CompareResponse['rates']; names: Map<string, string> }) {
   const { t } = ctx;
@@ -112,16 +128,7 @@ function Rates({ ctx, rows, rates, names }: { ctx: PageContext; rows: Comparison
       <p class="small">{t.compareRatesIntro}</p>
       <Wide ctx={ctx} label={t.compareRates}>
         <table class="compare rates">
-          <thead>
-            <tr>
-              <th scope="col">{t.compareUnit}</th>
-              {rows.map((row) => (
-                <th scope="col">
-                  <a href={href(ctx, PAGE_PATHS.listing(row.slug))}>{names.get(row.slug)}</a>
-                </th>
-              ))}
-            </tr>
-          </thead>
+          <ListingColumns ctx={ctx} first={t.compareUnit} rows={rows} names={names} />
           <tbody>
             {rates.map((rate) => (
               <tr>
@@ -218,16 +225,7 @@ export function ComparePage({ ctx, ids, result, notFound, gone, error, popular, 
           <h2 id="table">{t.compareTable}</h2>
           <Wide ctx={ctx} label={t.compareTable}>
             <table class="compare">
-              <thead>
-                <tr>
-                  <th scope="col">{t.field}</th>
-                  {rows.map((row) => (
-                    <th scope="col">
-                      <a href={href(ctx, PAGE_PATHS.listing(row.slug))}>{names.get(row.slug)}</a>
-                    </th>
-                  ))}
-                </tr>
-              </thead>
+              <ListingColumns ctx={ctx} first={t.field} rows={rows} names={names} />
               <tbody>
                 <Row label={t.filterLabels.category} rows={rows} cell={(row) => <a href={href(ctx, PAGE_PATHS.category(row.category))}>{localCategory(ctx, row, categoryNames)}</a>} />
                 <Row label={t.popularity} rows={rows} cell={(row) => t.popularityValue(row.popularity)} />
