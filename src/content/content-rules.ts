@@ -131,6 +131,40 @@ export function hostAllowed(url: string, domains: string[]): boolean {
   return domains.some((d) => host === d || host.endsWith(`.${d}`));
 }
 
+/** A commit as Git names it in full: 40 hexadecimal digits (a branch, a tag or a short hash can move or clash). */
+const FULL_COMMIT = /^[0-9a-f]{40}$/i;
+
+/**
+ * Why a source off the provider's domains on GitHub cannot be one, or null when it can (or is not on
+ * GitHub). A repository file is a source only at the commit read: on github.com that is
+ * `https://github.com/<owner>/<repo>/blob/<40-hex commit>/<path>`, on raw.githubusercontent.com
+ * `https://raw.githubusercontent.com/<owner>/<repo>/<40-hex commit>/<path>`. A branch (`blob/main`), a tag,
+ * a short hash or the repository's page shows whatever the repository holds today, not what was read.
+ * Other hosts off the domains are left to `offDomainReason`.
+ */
+export function unpinnedRepositorySource(url: string): string | null {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return null;
+  }
+  const host = parsed.hostname.toLowerCase();
+  const parts = parsed.pathname.split('/').filter((part) => part !== '');
+  const [owner, repo] = parts;
+  const repository = owner && repo ? `https://github.com/${owner}/${repo}` : 'https://github.com/<owner>/<repo>';
+  if (host === 'github.com' || host === 'www.github.com') {
+    if (parts[2] === 'blob' && FULL_COMMIT.test(parts[3] ?? '') && parts.length > 4) return null;
+    const path = parts[2] === 'blob' && parts.length > 4 ? parts.slice(4).join('/') : '<path>';
+    return `'${url}' is not pinned to a commit: a repository file is a source only at the commit read: link ${repository}/blob/<commit>/${path}, the commit in full (40 hex digits)`;
+  }
+  if (host === 'raw.githubusercontent.com') {
+    if (FULL_COMMIT.test(parts[2] ?? '') && parts.length > 3) return null;
+    return `'${url}' is not pinned to a commit: a repository file is a source only at the commit read: link ${repository}/blob/<commit>/${parts.slice(3).join('/') || '<path>'}, the commit in full (40 hex digits)`;
+  }
+  return null;
+}
+
 function checkUrls(listing: ListingDocument, report: Report): void {
   const check = (field: string, url: string) => {
     const credential = urlCredential(url);
@@ -194,9 +228,9 @@ function checkCodeExamples(listing: ListingDocument, report: Report): void {
 }
 
 /**
- * The facts as data: each source on the provider's domains (or saying why not), lifecycles whose dates and
- * successors make sense, models named once, the context the largest of the models', and `lastUpdated` the
- * oldest check of the listing's sourced facts.
+ * The facts as data: each source on the provider's domains (or saying why not, and a repository file only
+ * at the commit read), lifecycles whose dates and successors make sense, models named once, the context the
+ * largest of the models', and `lastUpdated` the oldest check of the listing's sourced facts.
  */
 function checkFactData(listing: ListingDocument, report: Report): void {
   const checks: string[] = [];
@@ -207,8 +241,10 @@ function checkFactData(listing: ListingDocument, report: Report): void {
     if (given.checked > latest) report(`${field}.checked`, `${given.checked} is in the future: give the day you read the page`);
     const credential = urlCredential(given.url);
     if (credential) report(`${field}.url`, `'${given.url}' ${credential}: a published URL never does`);
-    else if (!hostAllowed(given.url, listing.domains) && !given.offDomainReason) {
-      report(`${field}.url`, `'${given.url}' is not on the provider's domains (${listing.domains.join(', ')}): give offDomainReason, or a page of the provider's`);
+    else if (!hostAllowed(given.url, listing.domains)) {
+      if (!given.offDomainReason) report(`${field}.url`, `'${given.url}' is not on the provider's domains (${listing.domains.join(', ')}): give offDomainReason, or a page of the provider's`);
+      const unpinned = unpinnedRepositorySource(given.url);
+      if (unpinned) report(`${field}.url`, unpinned);
     }
   };
   const lifecycle = (field: string, given: LifecycleView | null | undefined, successors: string[] | null) => {
