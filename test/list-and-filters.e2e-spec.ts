@@ -261,4 +261,13 @@ describe('the sources of the facts every listing has', () => {
     const openai = (await get('/api/v1/tools/openai')).body.tool;
     for (const fact of ['auth', 'freeTier', 'openaiCompatible']) expect(openai.sources[fact].staleAfter).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   });
+
+  it("serve a rate's own source, when another page than its block's states it, and null where the block's is its source", async () => {
+    const clerk = (await get('/api/v1/tools/clerk')).body.tool;
+    expect(clerk.prices.rates[0]).toMatchObject({ unit: 'request', price: 0.001, source: { checked: '2026-11-27', staleAfter: '2027-05-26' } });
+    expect(clerk.prices.rates[0].source.url).toMatch(/^https:\/\/github\.com\/clerk\/clerk-docs\/blob\/[0-9a-f]{40}\/docs\/guides\/development\/machine-auth\/api-keys\.mdx$/);
+    expect(clerk.prices.source.url).not.toBe(clerk.prices.rates[0].source.url);
+    const openai = (await get('/api/v1/tools/openai')).body.tool;
+    expect(openai.models[0].prices.every((rate: { source: unknown }) => rate.source === null)).toBe(true);
+  });
 });

@@ -221,6 +221,15 @@ describe('over Streamable HTTP at /mcp', () => {
     expect((await call('get_tool', { slug: 'OpenAI' })).structuredContent).toEqual(result.structuredContent);
   });
 
+  it("get_tool text cites a rate's own source beside it, and the prices' source on their line", async () => {
+    const result = await call('get_tool', { slug: 'clerk' });
+    const tool = (result.structuredContent as { tool: Facts }).tool;
+    const sourcesOf = citationsOf(text(result));
+    const rate = tool.prices!.rates[0] as Rate & { source: Source };
+    expect(sourcesOf(lineOf(text(result), `- ${rate.price}/request (API key creation`))).toEqual([source(rate.source)]);
+    expect(sourcesOf(lineOf(text(result), 'Prices (USD)'))).toEqual([source(tool.prices!.source)]);
+  });
+
   it('get_tool text carries the models, prices and rate limits, each with its source and the day it was checked', async () => {
     const result = await call('get_tool', { slug: 'openai' });
     const tool = (result.structuredContent as { tool: Facts }).tool;

@@ -68,7 +68,9 @@ export function recheckRule(listing: ListingDocument, previous: ListingDocument 
   const problems: FieldProblem[] = [];
   const compare = (field: string, now: unknown, before: unknown, source: SourceView | null | undefined, sourceBefore: SourceView | null | undefined) => {
     if (!source || !sourceBefore || sameFact(now, before)) return;
-    if (source.checked <= sourceBefore.checked && source.checked < today) {
+    // A block whose rates have sources of their own is checked again when any of its pages is.
+    const checked = latestCheck(now, source.checked);
+    if (checked <= latestCheck(before, sourceBefore.checked) && checked < today) {
       problems.push({ field: `${field}.checked`, reason: `the fact changed, but its check is still ${source.checked} (that of the version it revises): check it again on the provider's page and give that day` });
     }
   };
@@ -93,6 +95,12 @@ export function recheckRule(listing: ListingDocument, previous: ListingDocument 
     compare(`sources.${name}`, value(listing), value(previous), listing.sources?.[name], previous.sources?.[name]);
   }
   return problems;
+}
+
+/** The latest `checked` of the rates' own sources in a block, or `own` (the block's) when later. */
+function latestCheck(block: unknown, own: string): string {
+  const rates = (block as { rates?: Array<{ source?: SourceView | null }>; prices?: Array<{ source?: SourceView | null }> } | null) ?? {};
+  return [...(rates.rates ?? []), ...(Array.isArray(rates.prices) ? rates.prices : [])].reduce((latest, rate) => (rate.source && rate.source.checked > latest ? rate.source.checked : latest), own);
 }
 
 /**
@@ -271,6 +279,7 @@ function checkFactData(listing: ListingDocument, report: Report): void {
   }
   for (const [i, model] of (listing.models ?? []).entries()) {
     source(`models.${i}.source`, model.source);
+    model.prices.forEach((rate, j) => source(`models.${i}.prices.${j}.source`, rate.source));
     lifecycle(`models.${i}.lifecycle`, model.lifecycle, [...ids].filter((id) => id !== model.id));
     if (model.contextTokens !== null && model.maxOutputTokens !== null && model.maxOutputTokens > model.contextTokens) {
       report(`models.${i}.maxOutputTokens`, `is more than the context (${model.contextTokens})`);
@@ -280,6 +289,7 @@ function checkFactData(listing: ListingDocument, report: Report): void {
   const largest = Math.max(0, ...contexts);
   if (largest > 0 && listing.contextTokens !== largest) report('contextTokens', `must be the largest context of the listing's models (${largest})`);
   if (listing.prices) source('prices.source', listing.prices.source);
+  (listing.prices?.rates ?? []).forEach((rate, i) => source(`prices.rates.${i}.source`, rate.source));
   if (listing.rateLimits) source('rateLimits.source', listing.rateLimits.source);
   for (const [fact, given] of Object.entries(listing.sources ?? {})) if (given) source(`sources.${fact}`, given);
   if (checks.length > 0) {

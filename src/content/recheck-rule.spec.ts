@@ -45,4 +45,15 @@ describe('recheckRule: a changed fact needs its check dated again', () => {
     revised.freeTier = !before.freeTier;
     expect(recheckRule(revised, before, LATER)).toEqual([]);
   });
+
+  it("takes a newer check of a rate's own source for a changed rate, and nothing older", () => {
+    const clerk = (): ListingDocument => parseListing(parse(readFileSync('fixtures/listings/clerk.yaml', 'utf8'))).listing!;
+    const revised = clerk();
+    const rate = revised.prices!.rates[0];
+    expect(rate.source).toBeTruthy();
+    rate.price = rate.price * 2;
+    expect(recheckRule(revised, clerk(), LATER).map((p) => p.field)).toEqual(['prices.source.checked']);
+    rate.source = { ...rate.source!, checked: '2026-11-30' };
+    expect(recheckRule(revised, clerk(), LATER)).toEqual([]);
+  });
 });

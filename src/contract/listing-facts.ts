@@ -49,6 +49,7 @@ export const rateSchema = z.object({
   percent: z.number().min(0).max(100).nullable().describe('A percentage charged besides the price (card payments).'),
   appliesTo: text.nullable().describe('The tier, plan or part of the service it applies to.'),
   note: text.nullable(),
+  source: sourceSchema.nullable().describe("Where this rate comes from when another page than its block's (the prices', or its model's) states it; null: the block's source."),
 });
 
 export const pricesSchema = z

@@ -111,6 +111,8 @@ export class RateDto {
   /** The tier, plan or part of the service it applies to (`batch`, `standard`, `over 200k tokens`). */
   @IsOptional() @apply(...text(1, 80)) appliesTo?: string | null;
   @IsOptional() @apply(...text(1, 200)) note?: string | null;
+  /** Where this rate comes from when another page than its block's (the prices', or its model's) states it. */
+  @IsOptional() @Nested(() => SourceDto) source?: SourceDto | null;
 }
 
 /** An allowance that costs nothing. */

@@ -149,7 +149,7 @@ function modelLine(model: Model, cite: Cite): string {
     ...(model.contextTokens !== null ? [`context ${tokens(model.contextTokens)}`] : []),
     ...(model.maxOutputTokens !== null ? [`max output ${tokens(model.maxOutputTokens)}`] : []),
   ].join(', ');
-  const rates = model.prices.slice(0, MODEL_RATES_SHOWN).map(rateText);
+  const rates = model.prices.slice(0, MODEL_RATES_SHOWN).map((rate) => `${rateText(rate)}${cite(rate.source)}`);
   if (model.prices.length > MODEL_RATES_SHOWN) rates.push(`${model.prices.length - MODEL_RATES_SHOWN} more`);
   const lifecycle = isPlainActive(model.lifecycle) ? '' : `; ${lifecycleText(model.lifecycle, 'successor')}${cite(model.lifecycle.source)}`;
   return `- ${model.id}${model.name !== model.id ? ` (${model.name})` : ''}: ${about}; ${rates.length > 0 ? rates.join(', ') : 'no price published'}${cite(model.source)}${lifecycle}`;
@@ -190,7 +190,7 @@ function pricesText({ prices, models }: ToolDetail, cite: Cite): string[] {
       : ['Free quota:', ...bounded(prices.freeQuota, (q) => `- ${q.amount.toLocaleString('en-US')} ${q.unit} ${q.period === 'once' ? 'once' : `a ${q.period}`}${q.conditions ? ` (${q.conditions})` : ''}`, cite, FACT_TEXT_BOUNDS.freeQuota, more('freeQuota'))]),
     ...(prices.rates.length === 0
       ? [(models ?? []).some((m) => m.prices.length > 0) ? "Rates: none beside the models' prices" : 'Rates: none']
-      : ['Rates:', ...bounded(prices.rates, (rate) => `- ${rateText(rate)}`, cite, FACT_TEXT_BOUNDS.rates, more('rates'))]),
+      : ['Rates:', ...bounded(prices.rates, (rate, citing) => `- ${rateText(rate)}${citing(rate.source)}`, cite, FACT_TEXT_BOUNDS.rates, more('rates'))]),
   ];
 }
 

@@ -88,13 +88,15 @@ function viewOf(listing: ListingDocument, category: Category | undefined, livene
 type Source = NonNullable<ListingDocument['prices']>['source'];
 const dated = (source: Source | null) => source && { ...source, staleAfter: staleAfter(source.checked) };
 const datedLifecycle = (lifecycle: ListingDocument['lifecycle']) => lifecycle && { ...lifecycle, source: dated(lifecycle.source) };
+// A rate stored before rates had sources has none: its block's source is its source.
+const datedRates = (rates: NonNullable<ListingDocument['prices']>['rates']) => rates.map((rate) => ({ ...rate, source: dated(rate.source ?? null) }));
 
 /** The listing's facts as data, each source with the day its check grows stale (`staleAfter`). */
 function withStaleness({ lifecycle, models, prices, rateLimits, sources }: ListingDocument) {
   return {
     lifecycle: datedLifecycle(lifecycle),
-    models: models && models.map((model) => ({ ...model, lifecycle: datedLifecycle(model.lifecycle), source: dated(model.source) })),
-    prices: prices && { ...prices, source: dated(prices.source) },
+    models: models && models.map((model) => ({ ...model, prices: datedRates(model.prices), lifecycle: datedLifecycle(model.lifecycle), source: dated(model.source) })),
+    prices: prices && { ...prices, rates: datedRates(prices.rates), source: dated(prices.source) },
     rateLimits: rateLimits && { ...rateLimits, source: dated(rateLimits.source) },
     // Every fact is named; one not yet sourced is null.
     sources: sources && {

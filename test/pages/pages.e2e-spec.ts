@@ -168,6 +168,14 @@ describe('a listing page', () => {
     expect(lunaRow).toContain(`<a href="${luna.source.url}" rel="nofollow noopener">${luna.source.checked}</a>`);
   });
 
+  it("shows a rate's own source beside it, when another page than the prices' states it", async () => {
+    const { tool } = await api<ToolDetailResponse>('/api/v1/tools/clerk');
+    const rate = tool.prices!.rates[0];
+    const html = section(await page('/apis/clerk'), 'prices', 'rate-limits');
+    expect(html).toContain(`<div>${rate.price} USD / request (API key creation; The first 1,000 creations a month are free.) <span class="source"><a href="${rate.source!.url}" rel="nofollow noopener">Source</a> (checked <time datetime="2026-11-27">2026-11-27</time>)</span></div>`);
+    expect(section(await page('/zh/apis/clerk'), 'prices', 'rate-limits')).toContain('>来源</a> (核对于 <time datetime="2026-11-27">');
+  });
+
   it('shows its prices as data, the free quota and rates, with their source, checked and stale-after days', async () => {
     const { tool } = await api<ToolDetailResponse>('/api/v1/tools/cloudflare');
     const prices = tool.prices!;

@@ -17,6 +17,21 @@ function rateText(rate: Rate, currency: string | null): string {
   return notes ? `${amount} (${notes})` : amount;
 }
 
+/** A rate's line, with its own source when another page than its block's states it. */
+function RateLine({ ctx, rate, currency }: { ctx: PageContext; rate: Rate; currency: string | null }) {
+  return (
+    <div>
+      {rateText(rate, currency)}
+      {rate.source && (
+        <>
+          {' '}
+          <SourceNote ctx={ctx} source={rate.source} brief />
+        </>
+      )}
+    </div>
+  );
+}
+
 function Lifecycle({ ctx, lifecycle }: { ctx: PageContext; lifecycle: NonNullable<ToolDetail['lifecycle']> }) {
   const { t } = ctx;
   return (
@@ -105,7 +120,7 @@ function Models({ ctx, tool }: { ctx: PageContext; tool: ToolDetail }) {
               </td>
               <td>{model.contextTokens === null ? '–' : t.tokens(model.contextTokens)}</td>
               <td>{model.maxOutputTokens === null ? '–' : t.tokens(model.maxOutputTokens)}</td>
-              <td>{model.prices.length === 0 ? '–' : model.prices.map((rate) => <div>{rateText(rate, currency)}</div>)}</td>
+              <td>{model.prices.length === 0 ? '–' : model.prices.map((rate) => <RateLine ctx={ctx} rate={rate} currency={currency} />)}</td>
               <td>
                 {t.lifecycleStatuses[model.lifecycle.status]}
                 {model.lifecycle.retiresAt && ` (${t.retiresAt} ${model.lifecycle.retiresAt})`}
@@ -142,7 +157,7 @@ function Prices({ ctx, prices }: { ctx: PageContext; prices: ToolDetail['prices'
             ))}
       </dd>
       <dt>{t.rates}</dt>
-      <dd>{prices.rates.length === 0 ? t.none : prices.rates.map((rate) => <div>{rateText(rate, prices.currency)}</div>)}</dd>
+      <dd>{prices.rates.length === 0 ? t.none : prices.rates.map((rate) => <RateLine ctx={ctx} rate={rate} currency={prices.currency} />)}</dd>
       <dt>{t.batchDiscount}</dt>
       <dd>{prices.batchDiscount === null ? t.none : `${Math.round(prices.batchDiscount * 100)}%`}</dd>
       <dt>{t.source}</dt>
