@@ -184,8 +184,8 @@ const compareTools = defineTool({
   description:
     `Put ${MIN_COMPARE} to ${MAX_COMPARE} APIs side by side with the same fields for each: pricing, free tier, ` +
     'authentication, rate limit, latency, max tokens, context, endpoints, SDKs, features, status, popularity, and the ' +
-    'facts as data: models, prices and rate limits, each with its source. rates puts the lowest US-dollar rate of each unit ' +
-    "side by side (each listing's own or one of its models'). Slugs that are not in the directory are listed in notFound.",
+    'facts as data: models, prices and rate limits, each with its source. rates puts the lowest flat US-dollar rate of each unit ' +
+    "side by side (each listing's own or one of its models'; rates with a percentage are left out). Slugs that are not in the directory are listed in notFound.",
   inputSchema: {
     ids: z
       .union([z.string(), z.array(z.string())], { error: mustBe('ids', `${MIN_COMPARE} to ${MAX_COMPARE} comma-separated tool slugs, e.g. "openai,anthropic"`) })
