@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import type { ErrorEntryDocument } from '../error-entries/error-entry.document';
+import { DECISION_FACTS, unconfirmed } from '../listings/listing-facts';
 import { aliasKey, type ListingDocument, type SdkLanguage } from '../listings/listing.document';
 import type { ContentProblem, LoadedListing } from './content-files';
 import { STALE_AFTER_DAYS } from '../contract/listing-facts';
@@ -66,24 +67,26 @@ export function domainRule(listing: ListingDocument, previous: ListingDocument |
 export function recheckRule(listing: ListingDocument, previous: ListingDocument | null, today = new Date().toISOString().slice(0, 10)): FieldProblem[] {
   if (!previous) return [];
   const problems: FieldProblem[] = [];
-  const compare = (field: string, now: unknown, before: unknown, source: SourceView | null | undefined, sourceBefore: SourceView | null | undefined) => {
-    if (!source || !sourceBefore || sameFact(now, before)) return;
-    // A block whose rates have sources of their own is checked again when any of its pages is.
-    const checked = latestCheck(now, source.checked);
-    if (checked <= latestCheck(before, sourceBefore.checked) && checked < today) {
-      problems.push({ field: `${field}.checked`, reason: `the fact changed, but its check is still ${source.checked} (that of the version it revises): check it again on the provider's page and give that day` });
+  // A block is checked again when any of its pages is: its own source, or the own source of one of its rates.
+  const compare = (field: string, now: unknown, before: unknown, sources: Sourced, sourcesBefore: Sourced) => {
+    const [own, ownBefore] = [sources[0], sourcesBefore[0]];
+    if (!own || !ownBefore || sameFact(now, before)) return;
+    const checked = newestCheck(sources);
+    if (checked <= newestCheck(sourcesBefore) && checked < today) {
+      problems.push({ field: `${field}.checked`, reason: `the fact changed, but its check is still ${own.checked} (that of the version it revises): check it again on the provider's page and give that day` });
     }
   };
+  const withRates = (source: SourceView | null | undefined, rates: ReadonlyArray<{ source?: SourceView | null }> | undefined): Sourced => [source, ...(rates ?? []).map((rate) => rate.source)];
   const modelsBefore = new Map((previous.models ?? []).map((model) => [model.id, model]));
   (listing.models ?? []).forEach((model, i) => {
     const before = modelsBefore.get(model.id);
     if (!before) return;
-    compare(`models.${i}.source`, { ...model, lifecycle: null }, { ...before, lifecycle: null }, model.source, before.source);
-    compare(`models.${i}.lifecycle.source`, model.lifecycle, before.lifecycle, model.lifecycle?.source, before.lifecycle?.source);
+    compare(`models.${i}.source`, { ...model, lifecycle: null }, { ...before, lifecycle: null }, withRates(model.source, model.prices), withRates(before.source, before.prices));
+    compare(`models.${i}.lifecycle.source`, model.lifecycle, before.lifecycle, [model.lifecycle?.source], [before.lifecycle?.source]);
   });
-  compare('prices.source', listing.prices, previous.prices, listing.prices?.source, previous.prices?.source);
-  compare('rateLimits.source', listing.rateLimits, previous.rateLimits, listing.rateLimits?.source, previous.rateLimits?.source);
-  compare('lifecycle.source', listing.lifecycle, previous.lifecycle, listing.lifecycle?.source, previous.lifecycle?.source);
+  compare('prices.source', listing.prices, previous.prices, withRates(listing.prices?.source, listing.prices?.rates), withRates(previous.prices?.source, previous.prices?.rates));
+  compare('rateLimits.source', listing.rateLimits, previous.rateLimits, [listing.rateLimits?.source], [previous.rateLimits?.source]);
+  compare('lifecycle.source', listing.lifecycle, previous.lifecycle, [listing.lifecycle?.source], [previous.lifecycle?.source]);
   const facts = {
     auth: (l: ListingDocument) => l.authType,
     freeTier: (l: ListingDocument) => l.freeTier,
@@ -92,15 +95,17 @@ export function recheckRule(listing: ListingDocument, previous: ListingDocument 
   };
   for (const [fact, value] of Object.entries(facts)) {
     const name = fact as keyof typeof facts;
-    compare(`sources.${name}`, value(listing), value(previous), listing.sources?.[name], previous.sources?.[name]);
+    compare(`sources.${name}`, value(listing), value(previous), [listing.sources?.[name]], [previous.sources?.[name]]);
   }
   return problems;
 }
 
-/** The latest `checked` of the rates' own sources in a block, or `own` (the block's) when later. */
-function latestCheck(block: unknown, own: string): string {
-  const rates = (block as { rates?: Array<{ source?: SourceView | null }>; prices?: Array<{ source?: SourceView | null }> } | null) ?? {};
-  return [...(rates.rates ?? []), ...(Array.isArray(rates.prices) ? rates.prices : [])].reduce((latest, rate) => (rate.source && rate.source.checked > latest ? rate.source.checked : latest), own);
+/** A fact's sources: its block's own first, then its rates' own (each may be absent). */
+type Sourced = ReadonlyArray<SourceView | null | undefined>;
+
+/** The latest day any of a fact's sources was checked. */
+function newestCheck(sources: Sourced): string {
+  return sources.reduce<string>((newest, source) => (source && source.checked > newest ? source.checked : newest), '');
 }
 
 /**
@@ -526,9 +531,6 @@ export function staleListings(listings: LoadedListing[], today: Date, days = STA
   return warnings;
 }
 
-/** The facts every listing has, each of which needs a source in `sources`. */
-const SOURCED_FACTS = ['auth', 'freeTier', 'openaiCompatible'] as const;
-
 /**
  * The listings that give no source for some of the facts every listing has (auth, free tier, OpenAI
  * compatibility), or for a context window that none of their models gives, each with those facts: the
@@ -537,12 +539,7 @@ const SOURCED_FACTS = ['auth', 'freeTier', 'openaiCompatible'] as const;
  */
 export function unsourcedFacts(listings: LoadedListing[]): Array<{ slug: string; facts: string[] }> {
   return listings
-    .map(({ listing }) => {
-      const facts: string[] = SOURCED_FACTS.filter((fact) => !listing.sources?.[fact]);
-      const contextFromModels = (listing.models ?? []).some((model) => model.contextTokens !== null);
-      if (listing.contextTokens !== null && !contextFromModels && !listing.sources?.contextTokens) facts.push('contextTokens');
-      return { slug: listing.slug, facts };
-    })
+    .map(({ listing }) => ({ slug: listing.slug, facts: DECISION_FACTS.filter((fact) => unconfirmed(listing, fact)) }))
     .filter(({ facts }) => facts.length > 0)
     .sort((a, b) => (a.slug < b.slug ? -1 : 1));
 }

@@ -4,6 +4,7 @@ import { NO_FILTERS } from '../contract/listing-filters';
 import type { ToolSummary } from '../contract/listing-views';
 import { FILTER_LIST } from '../contract/listing-filters';
 import type { ToolDetailResponse } from '../contract/responses';
+import { unconfirmed } from '../listings/listing-facts';
 import { ReadModels } from '../read-models/read-models.service';
 import { storedBody, StoredBody } from '../rendering/stored-body';
 import { GetLlmsTextQuery } from './llms-txt.query';
@@ -73,7 +74,7 @@ export class GetLlmsTextHandler implements IQueryHandler<GetLlmsTextQuery, Store
         ...(tool.rateLimit ? [`- Rate limit: ${tool.rateLimit}`] : []),
         ...(tool.maxTokens ? [`- Context: ${tool.maxTokens}`] : []),
         `- OpenAI-compatible chat completions: ${tool.openaiCompatible ? 'yes' : 'no'}`,
-        ...unconfirmed(tool),
+        ...unconfirmedLine(tool),
         `- SDKs: ${tool.sdks.join(', ')}`,
         `- Endpoints: ${tool.endpoints.join(', ')}`,
         ...(tool.curlExample ? ['', '```bash', tool.curlExample.trimEnd(), '```'] : []),
@@ -105,12 +106,9 @@ export class GetLlmsTextHandler implements IQueryHandler<GetLlmsTextQuery, Store
   }
 }
 
-/**
- * The line naming the facts above that no page of the provider's confirms yet (none when all are sourced);
- * a context window is confirmed by the source of the model that has it.
- */
-function unconfirmed(tool: ToolDetailResponse['tool']): string[] {
+/** The line naming the facts above that no page of the provider's confirms yet (none when all are sourced). */
+function unconfirmedLine(tool: ToolDetailResponse['tool']): string[] {
   const names = { freeTier: 'free tier', auth: 'authentication', openaiCompatible: 'OpenAI compatibility', contextTokens: 'context' } as const;
-  const facts = (Object.keys(names) as Array<keyof typeof names>).filter((fact) => !tool.sources?.[fact] && (fact !== 'contextTokens' || (tool.contextTokens !== null && !(tool.models ?? []).some((model) => model.contextTokens !== null))));
+  const facts = (Object.keys(names) as Array<keyof typeof names>).filter((fact) => unconfirmed(tool, fact));
   return facts.length > 0 ? [`- Not yet confirmed on the provider's pages: ${facts.map((fact) => names[fact]).join(', ')}`] : [];
 }

@@ -67,6 +67,28 @@ export function lowestRates(listing: Priced): Map<ComparedRateUnit, number> {
   return lowest;
 }
 
+/** The facts every listing has that agents decide by, each to be confirmed on a page of the provider's. */
+export const DECISION_FACTS = ['auth', 'freeTier', 'openaiCompatible', 'contextTokens'] as const;
+export type DecisionFact = (typeof DECISION_FACTS)[number];
+
+/** What `unconfirmed` reads of a listing: its document or one of its views. */
+interface Confirmable {
+  sources?: Partial<Record<DecisionFact, unknown>> | null;
+  contextTokens: number | null;
+  models?: ReadonlyArray<{ contextTokens: number | null }> | null;
+}
+
+/**
+ * Whether no page of the provider's confirms a decision fact of the listing yet: it has no source for it.
+ * A context window is confirmed by the source of the model that gives it, too; a listing without one has
+ * none to confirm. Written once for check:content, llms-full.txt and the MCP text.
+ */
+export function unconfirmed(listing: Confirmable, fact: DecisionFact): boolean {
+  if (listing.sources?.[fact]) return false;
+  if (fact !== 'contextTokens') return true;
+  return listing.contextTokens !== null && !(listing.models ?? []).some((model) => model.contextTokens !== null);
+}
+
 export const QUOTA_PERIODS = ['once', 'day', 'month', 'year'] as const;
 export const LIMIT_METRICS = ['requests', 'tokens', 'input-tokens', 'output-tokens', 'characters', 'images', 'pages', 'emails', 'searches', 'audio-seconds', 'concurrent-requests'] as const;
 export const LIMIT_PERIODS = ['second', 'minute', 'hour', 'day', 'month'] as const;
