@@ -3,6 +3,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { AppConfig } from '../src/config/app-config';
 import { CoreModule } from '../src/core.module';
 import { ErrorEntriesModule } from '../src/error-entries/error-entries.module';
+import { ModelsModule } from '../src/models/models.module';
 import { EventStoreModule } from '../src/event-store/event-store.module';
 import { ImportModule } from '../src/import/import.module';
 import { ListingsModule } from '../src/listings/listings.module';
@@ -28,6 +29,7 @@ export class IngestCliModule {
         EventStoreModule,
         ListingsModule,
         ErrorEntriesModule,
+        ModelsModule,
         ImportModule,
         ProjectionsModule.register({ runInBackground: false }),
         ProberModule,

@@ -7,10 +7,11 @@ import { EventStore } from '../../src/event-store/event-store.service';
 import { errorEntryAggregate, ERROR_ENTRY_AGGREGATE } from '../../src/error-entries/error-entry.aggregate';
 import { BASED_ON_FIELD } from '../../src/content/content-files';
 import { listingAggregate, LISTING_AGGREGATE } from '../../src/listings/listing.aggregate';
+import { modelEntryAggregate, MODEL_ENTRY_AGGREGATE } from '../../src/models/model-entry.aggregate';
 
 /**
  * `export <folder>`: writes the current catalog, from the event store, as editor files
- * (`listings/<slug>.yaml`, `errors/<id>.yaml`, `categories.yaml`) that re-ingest as `unchanged`. Each file
+ * (`listings/<slug>.yaml`, `models/<id>.yaml`, `errors/<id>.yaml`, `categories.yaml`, `tasks.yaml`) that re-ingest as `unchanged`. Each file
  * starts with `basedOnVersion`: an import of it after someone else changed the document is refused
  * instead of undoing their change.
  */
@@ -27,6 +28,7 @@ export class ExportCommand extends CommandRunner {
     mkdirSync(join(folder, 'listings'), { recursive: true });
     mkdirSync(join(folder, 'errors'), { recursive: true });
     writeFileSync(join(folder, 'categories.yaml'), toYaml(this.categories.all));
+    if (this.categories.tasks.length > 0) writeFileSync(join(folder, 'tasks.yaml'), toYaml(this.categories.tasks));
     let listingCount = 0;
     const versions = await this.store.versionsByType();
     const basedOn = (type: string, id: string) => ({ [BASED_ON_FIELD]: versions.get(type)!.get(id)! });
@@ -34,12 +36,19 @@ export class ExportCommand extends CommandRunner {
       writeFileSync(join(folder, 'listings', `${slug}.yaml`), toYaml({ ...basedOn(LISTING_AGGREGATE, slug), ...listing }));
       listingCount++;
     }
+    let modelCount = 0;
+    for await (const [id, entry] of this.store.documentsOfType(modelEntryAggregate, '+', { sorted: true })) {
+      if (modelCount === 0) mkdirSync(join(folder, 'models'), { recursive: true });
+      writeFileSync(join(folder, 'models', `${id}.yaml`), toYaml({ ...basedOn(MODEL_ENTRY_AGGREGATE, id), ...withoutNulls(entry) }));
+      modelCount++;
+    }
     let entryCount = 0;
     for await (const [id, entry] of this.store.documentsOfType(errorEntryAggregate, '+', { sorted: true })) {
       writeFileSync(join(folder, 'errors', `${id}.yaml`), toYaml({ ...basedOn(ERROR_ENTRY_AGGREGATE, id), ...withoutNulls(entry) }));
       entryCount++;
     }
-    console.log(`exported ${listingCount} listings and ${entryCount} error entries to ${folder}`);
+    const models = modelCount > 0 ? `, ${modelCount} model entries` : '';
+    console.log(`exported ${listingCount} listings${models} and ${entryCount} error entries to ${folder}`);
   }
 }
 

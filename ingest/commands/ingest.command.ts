@@ -1,7 +1,7 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { AppConfig, redactUrl } from '../../src/config/app-config';
-import { formatProblem } from '../../src/content/content-files';
+import { DocumentKind, formatProblem } from '../../src/content/content-files';
 import { ImportCatalogCommand, ImportItemResult, ImportReport, ImportStoppedError } from '../../src/import/import-catalog.command';
 import { PROJECTION_WAIT_MS } from '../../src/import/import-catalog.handler';
 import { EXIT, reportStaleReadModels } from '../exit-codes';
@@ -23,7 +23,7 @@ interface IngestOptions {
 @Command({
   name: 'ingest',
   arguments: '<paths...>',
-  description: 'validate and ingest listing and error-entry files (YAML or JSON), or folders of them',
+  description: 'validate and ingest listing, model-entry and error-entry files (YAML or JSON), or folders of them',
   options: { isDefault: true },
 })
 export class IngestCommand extends CommandRunner {
@@ -151,8 +151,12 @@ export class IngestCommand extends CommandRunner {
   }
 }
 
+/** How the CLI names each kind of document, one and several. */
+export const KIND_NAMES: Record<DocumentKind, string> = { listing: 'listing', 'error-entry': 'error entry', model: 'model entry' };
+const KIND_PLURALS: Record<DocumentKind, string> = { listing: 'listings', 'error-entry': 'error entries', model: 'model entries' };
+
 export function describe(result: ImportItemResult): string {
-  const what = `${result.kind === 'listing' ? 'listing' : 'error entry'} ${result.aggregateId}`;
+  const what = `${KIND_NAMES[result.kind]} ${result.aggregateId}`;
   switch (result.outcome) {
     case 'revised':
       return `revised ${what} (${(result.changedFields ?? []).join(', ')})`;
@@ -167,12 +171,12 @@ export function describe(result: ImportItemResult): string {
 
 export function summarise(results: ImportItemResult[], dryRun: boolean): string {
   const parts: string[] = [];
-  for (const kind of ['listing', 'error-entry'] as const) {
+  for (const kind of ['listing', 'model', 'error-entry'] as const) {
     const mine = results.filter((r) => r.kind === kind);
     if (mine.length === 0) continue;
     const counts = new Map<string, number>();
     for (const r of mine) counts.set(r.outcome, (counts.get(r.outcome) ?? 0) + 1);
-    const label = kind === 'listing' ? 'listings' : 'error entries';
+    const label = KIND_PLURALS[kind];
     parts.push(`${mine.length} ${label}: ${[...counts].map(([o, n]) => `${n} ${o}`).join(', ')}`);
   }
   return `${dryRun ? '(dry run) ' : ''}${parts.join('; ') || 'nothing to ingest'}`;

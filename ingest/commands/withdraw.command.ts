@@ -3,27 +3,29 @@ import { Command, CommandRunner, Option } from 'nest-commander';
 import { PROJECTION_WAIT_MS } from '../../src/import/import-catalog.handler';
 import { WithdrawalReport, WithdrawFromDirectoryCommand } from '../../src/import/withdraw-from-directory.command';
 import { EXIT, reportStaleReadModels } from '../exit-codes';
+import { KIND_NAMES } from './ingest.command';
 
 interface WithdrawOptions {
   actor: string;
   reason?: string;
   replacedBy?: string[];
   error?: boolean;
+  model?: boolean;
 }
 
-/** `withdraw <slug>`: take a listing (or, with --error, an error entry) out of the directory. */
-@Command({ name: 'withdraw', arguments: '<id>', description: 'withdraw a listing by slug (or an error entry by id with --error)' })
+/** `withdraw <slug>`: take a listing (or, with --error, an error entry; with --model, a model entry) out of the directory. */
+@Command({ name: 'withdraw', arguments: '<id>', description: 'withdraw a listing by slug (or an error entry by id with --error, a model entry with --model)' })
 export class WithdrawCommand extends CommandRunner {
   constructor(private readonly commandBus: CommandBus) {
     super();
   }
 
   async run([id]: string[], options: WithdrawOptions): Promise<void> {
-    const kind = options.error ? 'error-entry' : 'listing';
+    const kind = options.error ? 'error-entry' : options.model ? 'model' : 'listing';
     const { result, projection, pendingBecause }: WithdrawalReport = await this.commandBus.execute(
       new WithdrawFromDirectoryCommand(kind, id, options.actor, options.reason ?? null, options.replacedBy ?? [], PROJECTION_WAIT_MS),
     );
-    const what = options.error ? `error entry ${id}` : `listing ${id}`;
+    const what = `${KIND_NAMES[kind]} ${id}`;
     if (result.outcome === 'not-found') {
       console.error(`no ${what} in the directory (never published, or already withdrawn)`);
       process.exitCode = EXIT.conflict;
@@ -60,6 +62,11 @@ export class WithdrawCommand extends CommandRunner {
 
   @Option({ flags: '--error', description: 'the id is an error entry id (provider-status-title)' })
   parseError(): boolean {
+    return true;
+  }
+
+  @Option({ flags: '--model', description: 'the id is a model entry id (fixtures/models/<id>.yaml)' })
+  parseModel(): boolean {
     return true;
   }
 }

@@ -6,6 +6,8 @@ import { LISTING_AGGREGATE, listingAggregate } from '../listings/listing.aggrega
 import type { ListingDocument } from '../listings/listing.document';
 import type { Liveness } from '../contract/liveness';
 import { LIVENESS_AGGREGATE, livenessAggregate } from '../liveness/liveness.aggregate';
+import { MODEL_ENTRY_AGGREGATE, modelEntryAggregate } from '../models/model-entry.aggregate';
+import type { ModelEntryDocument } from '../models/model-entry.document';
 
 /** An event (its envelope, and its position in the log when read back). */
 export type CatalogEvent = Pick<EventEnvelope, 'type' | 'aggregateType' | 'aggregateId' | 'data'> & { position?: string };
@@ -16,11 +18,13 @@ export interface CatalogChanges {
   errors: Map<string, ErrorEntryDocument | null>;
   /** A listing's liveness as the prober last published it (by slug). */
   liveness: Map<string, Liveness | null>;
+  /** Model entries, by id. */
+  models: Map<string, ModelEntryDocument | null>;
 }
 
 /** Folds events, oldest first, into the final document of each aggregate they touch (see DocumentAggregate.documentAfter). */
 export function foldCatalogEvents(events: Iterable<CatalogEvent>): CatalogChanges {
-  const changes: CatalogChanges = { listings: new Map(), errors: new Map(), liveness: new Map() };
+  const changes: CatalogChanges = { listings: new Map(), errors: new Map(), liveness: new Map(), models: new Map() };
   for (const event of events) {
     switch (event.aggregateType) {
       case LISTING_AGGREGATE:
@@ -31,6 +35,9 @@ export function foldCatalogEvents(events: Iterable<CatalogEvent>): CatalogChange
         break;
       case LIVENESS_AGGREGATE:
         changes.liveness.set(event.aggregateId, livenessAggregate.documentAfter(event));
+        break;
+      case MODEL_ENTRY_AGGREGATE:
+        changes.models.set(event.aggregateId, modelEntryAggregate.documentAfter(event));
         break;
       default:
         throw new UnknownEventTypeError(event.aggregateType, event.type, event.position);

@@ -4,6 +4,7 @@ import type { StoredEvent } from '../event-store/event-envelope';
 import { comparePositions, EventStore } from '../event-store/event-store.service';
 import { START_POSITION } from '../event-store/event-store.service';
 import { describeEvent, DescribedChange, meaningOf, needsPrevious } from './change';
+import { modelEntryAggregate } from '../models/model-entry.aggregate';
 import { listingAggregate } from '../listings/listing.aggregate';
 import type { DocumentAggregate } from '../event-store/document-aggregate';
 
@@ -83,7 +84,7 @@ export class ChangeLog {
       events.map(async (event) => {
         const history = await this.store.readAggregate(event.aggregateType, event.aggregateId);
         const before = history.find((earlier) => earlier.version === event.version - 1);
-        const aggregate = event.aggregateType === errorEntryAggregate.aggregateType ? errorEntryAggregate : listingAggregate;
+        const aggregate = event.aggregateType === errorEntryAggregate.aggregateType ? errorEntryAggregate : event.aggregateType === modelEntryAggregate.aggregateType ? modelEntryAggregate : listingAggregate;
         const document = before && meaningOf(before) ? (aggregate as DocumentAggregate<object>).documentAfter(before) : null;
         if (document) found.set(event.position, document);
       }),

@@ -2,12 +2,14 @@ import type { ErrorEntryDocument } from '../error-entries/error-entry.document';
 import { ERROR_ENTRY_AGGREGATE } from '../error-entries/error-entry.aggregate';
 import { ERROR_ENTRY_PUBLISHED, ERROR_ENTRY_REVISED, ERROR_ENTRY_WITHDRAWN } from '../error-entries/events/error-entry-events';
 import { PublishedData, RevisedData, valuesOf, WithdrawnData } from '../event-store/document-aggregate';
-import { UNPUBLISHED_ERROR_ENTRY_FIELDS, UNPUBLISHED_LISTING_FIELDS } from '../contract/listing-views';
+import { UNPUBLISHED_ERROR_ENTRY_FIELDS, UNPUBLISHED_LISTING_FIELDS, UNPUBLISHED_MODEL_ENTRY_FIELDS } from '../contract/listing-views';
 import type { StoredEvent } from '../event-store/event-envelope';
 import { LISTING_AGGREGATE } from '../listings/listing.aggregate';
 import { LIVENESS_AGGREGATE, LIVENESS_CHANGED, LIVENESS_CLEARED, LIVENESS_PUBLISHED } from '../liveness/liveness.aggregate';
 import { LISTING_PUBLISHED, LISTING_REVISED, LISTING_WITHDRAWN } from '../listings/events/listing-events';
 import type { ListingDocument } from '../listings/listing.document';
+import { MODEL_ENTRY_AGGREGATE, MODEL_ENTRY_PUBLISHED, MODEL_ENTRY_REVISED, MODEL_ENTRY_WITHDRAWN } from '../models/model-entry.aggregate';
+import type { ModelEntryDocument } from '../models/model-entry.document';
 import type { Change, ChangeKind, ChangeType } from '../contract/responses';
 import { API_PREFIX } from '../rendering/listing-views';
 import { encodeChangeCursor } from './change-cursor';
@@ -33,6 +35,9 @@ const MEANINGS: Record<string, { kind: ChangeKind; aggregateType: string; type: 
   [LIVENESS_PUBLISHED]: { kind: 'liveness', aggregateType: LIVENESS_AGGREGATE, type: 'published' },
   [LIVENESS_CHANGED]: { kind: 'liveness', aggregateType: LIVENESS_AGGREGATE, type: 'revised' },
   [LIVENESS_CLEARED]: { kind: 'liveness', aggregateType: LIVENESS_AGGREGATE, type: 'withdrawn' },
+  [MODEL_ENTRY_PUBLISHED]: { kind: 'model', aggregateType: MODEL_ENTRY_AGGREGATE, type: 'published' },
+  [MODEL_ENTRY_REVISED]: { kind: 'model', aggregateType: MODEL_ENTRY_AGGREGATE, type: 'revised' },
+  [MODEL_ENTRY_WITHDRAWN]: { kind: 'model', aggregateType: MODEL_ENTRY_AGGREGATE, type: 'withdrawn' },
 };
 
 /** Whether the feed shows this event, and as what. */
@@ -46,12 +51,14 @@ const UNPUBLISHED_FIELDS: Record<ChangeKind, ReadonlySet<string>> = {
   listing: new Set(UNPUBLISHED_LISTING_FIELDS),
   'error-entry': new Set(UNPUBLISHED_ERROR_ENTRY_FIELDS),
   liveness: new Set(),
+  model: new Set(UNPUBLISHED_MODEL_ENTRY_FIELDS),
 };
 
 /** Where a reader finds the changed thing now: the listing's detail, or its provider's error list and listing. */
 export function changeLinks(kind: ChangeKind, id: string, provider: string | null): Change['_links'] {
   if (kind === 'listing') return { self: `${API_PREFIX}/tools/${id}` };
   if (kind === 'liveness') return { self: `${API_PREFIX}/tools/${id}`, liveness: `${API_PREFIX}/liveness` };
+  if (kind === 'model') return { self: `${API_PREFIX}/models/${id}` };
   if (provider === null) return { self: `${API_PREFIX}/errors` };
   return { self: `${API_PREFIX}/errors?provider=${encodeURIComponent(provider)}`, listing: `${API_PREFIX}/tools/${encodeURIComponent(provider)}` };
 }
@@ -71,7 +78,8 @@ export function describeEvent(event: StoredEvent, previous: object | null = null
   const document = meaning.type === 'withdrawn' ? null : (event.data as PublishedData<object>).document;
   const listing = meaning.kind === 'listing' ? (document as ListingDocument | null) : null;
   const entry = meaning.kind === 'error-entry' ? (document as ErrorEntryDocument | null) : null;
-  const name = listing?.name ?? entry?.title ?? null;
+  const model = meaning.kind === 'model' ? (document as ModelEntryDocument | null) : null;
+  const name = listing?.name ?? entry?.title ?? model?.name ?? null;
   const entryProvider = entry?.provider ?? (previous as ErrorEntryDocument | null)?.provider ?? null;
   const change: Change = {
     cursor: encodeChangeCursor(event.position),

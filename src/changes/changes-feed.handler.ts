@@ -59,7 +59,7 @@ export class ChangesFeedHandler implements IQueryHandler<ChangesFeedQuery, Store
   }
 }
 
-const KIND_NAMES = { listing: 'Listing', 'error-entry': 'Error entry', liveness: 'Liveness of' } as const;
+const KIND_NAMES = { listing: 'Listing', 'error-entry': 'Error entry', liveness: 'Liveness of', model: 'Model' } as const;
 
 function entryOf({ change, eventId, name }: DescribedChange, base: string): AtomEntry {
   const what = name === null ? change.id : `${name} (${change.id})`;

@@ -4,8 +4,9 @@ import { parse } from 'yaml';
 import { documentDigest } from '../event-store/content-digest';
 import { ErrorEntryDocument, errorEntryId, parseErrorEntry } from '../error-entries/error-entry.document';
 import { ListingDocument, parseListing } from '../listings/listing.document';
+import { ModelEntryDocument, parseModelEntry } from '../models/model-entry.document';
 import type { Categories } from '../categories/categories';
-import { catalogRules, domainRule, errorEntryRules, listingRules, recheckRule } from './content-rules';
+import { catalogRules, domainRule, errorEntryRules, listingRules, modelEntryRules, recheckRule } from './content-rules';
 import { firstInvalidUtf8, lineAt, MAX_FILE_BYTES, MAX_NESTING_DEPTH, nestingProblem, repeatedKey } from './file-checks';
 import { textProblems } from './text-rules';
 
@@ -32,15 +33,23 @@ export interface LoadedErrorEntry {
   basedOn?: number;
 }
 
+export interface LoadedModelEntry {
+  file: string;
+  entry: ModelEntryDocument;
+  digest: string;
+  basedOn?: number;
+}
+
 export interface LoadedContent {
   listings: LoadedListing[];
   errorEntries: LoadedErrorEntry[];
+  modelEntries: LoadedModelEntry[];
   problems: ContentProblem[];
 }
 
 const CONTENT_EXTENSIONS = new Set(['.yaml', '.yml', '.json']);
 /** Files in a content folder that are not listings or error entries. */
-const NOT_CONTENT = new Set(['categories.yaml', 'categories.yml', 'categories.json', 'package.json']);
+const NOT_CONTENT = new Set(['categories.yaml', 'categories.yml', 'categories.json', 'tasks.yaml', 'package.json']);
 
 export function formatProblem(problem: ContentProblem): string {
   return `${problem.file}: ${problem.field}: ${problem.reason}`;
@@ -99,7 +108,10 @@ export interface FileReading {
   slug?: string;
   listing?: ListingDocument;
   errorEntry?: { id: string; entry: ErrorEntryDocument };
-  /** documentDigest of the valid listing or error entry. */
+  modelEntry?: ModelEntryDocument;
+  /** The id a model entry file claims, valid or not (so one bad file is reported once, not as a broken reference too). */
+  modelId?: string;
+  /** documentDigest of the valid listing, error entry or model entry. */
   digest?: string;
   /** The version the file was based on (its `basedOnVersion`), if given. */
   basedOn?: number;
@@ -177,6 +189,22 @@ export function readContentFile(file: string): FileReading {
       problems: [...problems, ...named, ...text, ...rules].map((p) => ({ file, ...p })),
     };
   }
+  if ('family' in record) {
+    const { entry, problems } = parseModelEntry(plain);
+    const id = typeof record.id === 'string' ? record.id : undefined;
+    const name = basename(file, extname(file));
+    const named = id !== undefined && id !== name ? [{ field: 'id', reason: `'${id}' must match the file name ('${name}')` }] : [];
+    const text = textProblems(plain, () => false);
+    const rules = entry ? modelEntryRules(entry) : [];
+    return {
+      file,
+      modelId: id,
+      modelEntry: entry,
+      digest: entry && documentDigest(entry),
+      basedOn,
+      problems: [...problems, ...named, ...text, ...rules].map((p) => ({ file, ...p })),
+    };
+  }
   if ('provider' in record || 'status' in record) {
     const { entry, problems } = parseErrorEntry(plain);
     const text = textProblems(plain, (field) => field === 'curlExample');
@@ -189,7 +217,7 @@ export function readContentFile(file: string): FileReading {
       problems: [...problems, ...text, ...rules].map((p) => ({ file, ...p })),
     };
   }
-  return refuse('(document)', 'is neither a listing (no `slug`) nor an error entry (no `provider` and `status`)');
+  return refuse('(document)', 'is neither a listing (no `slug`), a model entry (no `family`) nor an error entry (no `provider` and `status`)');
 }
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
@@ -224,15 +252,20 @@ function readAtMost(file: string, limit: number): Buffer | number {
 export interface DirectoryHoldings {
   /** Which of these listings the directory holds now (references to listings outside the files). */
   holds(slugs: string[]): Promise<Set<string>>;
+  /** Which of these model entries the directory holds now (offers naming entries outside the files). */
+  holdsModels(ids: string[]): Promise<Set<string>>;
   /** Every listing the directory holds now, by slug: asked only when some file changes a listing. */
   listings(): Promise<Map<string, ListingDocument>>;
   /** Whether a file's document differs from what the directory holds (those that do not were checked when published). */
-  differs(kind: 'listing' | 'error-entry', id: string, digest: string): boolean;
+  differs(kind: DocumentKind, id: string, digest: string): boolean;
   /** The editor confirmed that revisions may add domains (`ingest --allow-new-domains`). */
   allowNewDomains?: boolean;
 }
 
-export const NO_DIRECTORY: DirectoryHoldings = { holds: async () => new Set(), listings: async () => new Map(), differs: () => true };
+/** The kinds of document an editor writes. */
+export type DocumentKind = 'listing' | 'error-entry' | 'model';
+
+export const NO_DIRECTORY: DirectoryHoldings = { holds: async () => new Set(), holdsModels: async () => new Set(), listings: async () => new Map(), differs: () => true };
 
 /**
  * Reads and validates every file, applying every content rule: each file is a listing (has `slug`) or an
@@ -257,13 +290,18 @@ export async function assembleContent(
   directory: DirectoryHoldings,
 ): Promise<LoadedContent> {
   const inFiles = new Set(readings.map((r) => r.slug).filter((slug): slug is string => slug !== undefined));
+  const modelsInFiles = new Set(readings.map((r) => r.modelId).filter((id): id is string => id !== undefined));
   const referenced = new Set<string>();
-  for (const { listing, errorEntry } of readings) {
+  const referencedModels = new Set<string>();
+  for (const { listing, errorEntry, modelEntry } of readings) {
     for (const slug of [...(listing?.similarApis ?? []), ...(listing?.lifecycle?.replacedBy ?? [])]) if (!inFiles.has(slug)) referenced.add(slug);
     if (errorEntry && !inFiles.has(errorEntry.entry.provider)) referenced.add(errorEntry.entry.provider);
+    if (modelEntry?.creatorListing && !inFiles.has(modelEntry.creatorListing)) referenced.add(modelEntry.creatorListing);
+    for (const model of listing?.models ?? []) if (model.canonical && !modelsInFiles.has(model.canonical)) referencedModels.add(model.canonical);
   }
   const published = referenced.size > 0 ? await directory.holds([...referenced]) : new Set<string>();
-  const content = assemble(readings, problems, categories, published);
+  const publishedModels = referencedModels.size > 0 ? await directory.holdsModels([...referencedModels]) : new Set<string>();
+  const content = assemble(readings, problems, categories, published, publishedModels);
   // Only listings that change are checked against the directory: the others were, when they were published.
   const changed = content.listings.filter(({ listing, digest }) => directory.differs('listing', listing.slug, digest));
   if (changed.length === 0) return content;
@@ -283,15 +321,19 @@ export async function assembleContent(
   return content;
 }
 /** The cross-file rules over files read and validated one by one (in the order of the files). */
-function assemble(readings: FileReading[], problems: ContentProblem[], categories: Categories, published: Set<string>): LoadedContent {
+function assemble(readings: FileReading[], problems: ContentProblem[], categories: Categories, published: Set<string>, publishedModels: Set<string>): LoadedContent {
   const listings: LoadedListing[] = [];
   const errorEntries: LoadedErrorEntry[] = [];
+  const modelEntries: LoadedModelEntry[] = [];
   const slugsInFiles = new Set<string>();
+  const modelsInFiles = new Set<string>();
   for (const reading of readings) {
     problems.push(...reading.problems);
     if (reading.slug !== undefined) slugsInFiles.add(reading.slug);
+    if (reading.modelId !== undefined) modelsInFiles.add(reading.modelId);
     if (reading.listing) listings.push({ file: reading.file, listing: reading.listing, digest: reading.digest!, basedOn: reading.basedOn });
     if (reading.errorEntry) errorEntries.push({ file: reading.file, ...reading.errorEntry, digest: reading.digest!, basedOn: reading.basedOn });
+    if (reading.modelEntry) modelEntries.push({ file: reading.file, entry: reading.modelEntry, digest: reading.digest!, basedOn: reading.basedOn });
   }
 
   const slugFiles = new Map<string, string>();
@@ -302,6 +344,21 @@ function assemble(readings: FileReading[], problems: ContentProblem[], categorie
     if (!categories.has(listing.category)) {
       problems.push({ file, field: 'category', reason: `unknown category '${listing.category}' (known: ${categories.all.map((c) => c.slug).join(', ')})` });
     }
+    (listing.tasks ?? []).forEach((task, i) => {
+      if (!categories.task(task)) problems.push({ file, field: `tasks.${i}`, reason: `unknown task '${task}' (the tasks are those of fixtures/tasks.yaml)` });
+    });
+  }
+  const modelExists = (id: string) => modelsInFiles.has(id) || publishedModels.has(id);
+  for (const { file, listing } of listings) {
+    (listing.models ?? []).forEach((model, i) => {
+      if (model.canonical && !modelExists(model.canonical)) problems.push({ file, field: `models.${i}.canonical`, reason: `no model entry '${model.canonical}' (fixtures/models/${model.canonical}.yaml)` });
+    });
+  }
+  const modelFiles = new Map<string, string>();
+  for (const { file, entry } of modelEntries) {
+    const other = modelFiles.get(entry.id);
+    if (other) problems.push({ file, field: 'id', reason: `'${entry.id}' is also the id of ${other}` });
+    else modelFiles.set(entry.id, file);
   }
   const exists = (slug: string) => slugsInFiles.has(slug) || published.has(slug);
   for (const { file, listing } of listings) {
@@ -320,5 +377,8 @@ function assemble(readings: FileReading[], problems: ContentProblem[], categorie
     else entryFiles.set(id, file);
     if (!exists(entry.provider)) problems.push({ file, field: 'provider', reason: `no listing '${entry.provider}'` });
   }
-  return { listings, errorEntries, problems };
+  for (const { file, entry } of modelEntries) {
+    if (entry.creatorListing && !exists(entry.creatorListing)) problems.push({ file, field: 'creatorListing', reason: `no listing '${entry.creatorListing}'` });
+  }
+  return { listings, errorEntries, modelEntries, problems };
 }

@@ -1,5 +1,6 @@
 import { spawnSync } from 'node:child_process';
 import type { ErrorEntryDocument } from '../error-entries/error-entry.document';
+import type { ModelEntryDocument } from '../models/model-entry.document';
 import { DECISION_FACTS, unconfirmed } from '../listings/listing-facts';
 import { aliasKey, type ListingDocument, type SdkLanguage } from '../listings/listing.document';
 import type { ContentProblem, LoadedListing } from './content-files';
@@ -25,6 +26,22 @@ export function listingRules(listing: ListingDocument): FieldProblem[] {
   checkCodeExamples(listing, report);
   checkFacts(listing, report);
   checkFactData(listing, report);
+  return problems;
+}
+
+/**
+ * The rules of one model entry on its own: its source on the maker's domains (or a repository file at the
+ * commit read, or a page off them with the reason), and its weights' page likewise.
+ */
+export function modelEntryRules(entry: ModelEntryDocument): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  const report = (field: string, reason: string) => problems.push({ field, reason });
+  checkSource('source', entry.source, entry.domains, report);
+  if (entry.openWeights) {
+    const credential = urlCredential(entry.openWeights.url);
+    if (credential) report('openWeights.url', `'${entry.openWeights.url}' ${credential}: a published URL never does`);
+  }
+  if (entry.releaseDate && entry.releaseDate > latestCheckDay()) report('releaseDate', `${entry.releaseDate} is in the future: a model enters the directory once it is released`);
   return problems;
 }
 
@@ -247,18 +264,10 @@ function checkCodeExamples(listing: ListingDocument, report: Report): void {
  */
 function checkFactData(listing: ListingDocument, report: Report): void {
   const checks: string[] = [];
-  const latest = latestCheckDay();
   const source = (field: string, given: SourceView | null | undefined) => {
     if (!given) return;
     checks.push(given.checked);
-    if (given.checked > latest) report(`${field}.checked`, `${given.checked} is in the future: give the day you read the page`);
-    const credential = urlCredential(given.url);
-    if (credential) report(`${field}.url`, `'${given.url}' ${credential}: a published URL never does`);
-    else if (!hostAllowed(given.url, listing.domains)) {
-      if (!given.offDomainReason) report(`${field}.url`, `'${given.url}' is not on the provider's domains (${listing.domains.join(', ')}): give offDomainReason, or a page of the provider's`);
-      const unpinned = unpinnedRepositorySource(given.url);
-      if (unpinned) report(`${field}.url`, unpinned);
-    }
+    checkSource(field, given, listing.domains, report);
   };
   const lifecycle = (field: string, given: LifecycleView | null | undefined, successors: string[] | null) => {
     if (!given) return;
@@ -297,10 +306,65 @@ function checkFactData(listing: ListingDocument, report: Report): void {
   (listing.prices?.rates ?? []).forEach((rate, i) => source(`prices.rates.${i}.source`, rate.source));
   if (listing.rateLimits) source('rateLimits.source', listing.rateLimits.source);
   for (const [fact, given] of Object.entries(listing.sources ?? {})) if (given) source(`sources.${fact}`, given);
+  checkWhoAndWhere(listing, source, lifecycle, report);
   if (checks.length > 0) {
     const oldest = checks.reduce((a, b) => (a < b ? a : b));
     if (listing.lastUpdated !== oldest) report('lastUpdated', `must be the oldest check of the listing's sourced facts (${oldest}), not set by hand`);
   }
+}
+
+/**
+ * One source: checked no later than tomorrow, a URL without credentials, on the provider's domains or else
+ * saying why (offDomainReason), and a repository file only at the commit read.
+ */
+function checkSource(field: string, given: SourceView | null | undefined, domains: string[], report: Report): void {
+  if (!given) return;
+  if (given.checked > latestCheckDay()) report(`${field}.checked`, `${given.checked} is in the future: give the day you read the page`);
+  const credential = urlCredential(given.url);
+  if (credential) report(`${field}.url`, `'${given.url}' ${credential}: a published URL never does`);
+  else if (!hostAllowed(given.url, domains)) {
+    if (!given.offDomainReason) report(`${field}.url`, `'${given.url}' is not on the provider's domains (${domains.join(', ')}): give offDomainReason, or a page of the provider's`);
+    const unpinned = unpinnedRepositorySource(given.url);
+    if (unpinned) report(`${field}.url`, unpinned);
+  }
+}
+
+/**
+ * Who runs the API, its MCP servers, its markets and its models' capabilities: each sourced; data regions
+ * with the page that states them; a remote MCP server at a URL on the provider's domains, a local one with
+ * its package; markets only on a payment listing; capabilities that say something.
+ */
+function checkWhoAndWhere(listing: ListingDocument, source: (field: string, given: SourceView | null | undefined) => void, lifecycle: (field: string, given: LifecycleView | null | undefined, successors: string[] | null) => void, report: Report): void {
+  const { provider, mcpServers, markets } = listing;
+  if (provider) {
+    source('provider.source', provider.source);
+    source('provider.dataRegionsSource', provider.dataRegionsSource);
+    if (provider.dataRegions.length > 0 && !provider.dataRegionsSource) report('provider.dataRegionsSource', 'data regions need the page that states them');
+    if (provider.dataRegions.length === 0 && provider.dataRegionsSource) report('provider.dataRegions', 'a source of data regions is given, but no region');
+    if (provider.nameCn && !hasHan(provider.nameCn)) report('provider.nameCn', 'must contain Chinese (Han) characters');
+  }
+  (mcpServers ?? []).forEach((server, i) => {
+    const field = `mcpServers.${i}`;
+    source(`${field}.source`, server.source);
+    lifecycle(`${field}.lifecycle`, server.lifecycle, null);
+    const remote = server.transport !== 'stdio';
+    if (remote && !server.url) report(`${field}.url`, `a remote server (${server.transport}) needs its URL`);
+    if (!remote && !server.package) report(`${field}.package`, 'a local server (stdio) needs the package to run');
+    if (!remote && server.url) report(`${field}.url`, 'a local server (stdio) has no URL: give its package');
+    if (server.url && !hostAllowed(server.url, listing.domains)) report(`${field}.url`, `'${server.url}' is not on the provider's domains (${listing.domains.join(', ')})`);
+    if (server.auth.includes('none') && server.auth.length > 1) report(`${field}.auth`, "'none' cannot go with another scheme");
+  });
+  if (markets) {
+    source('markets.source', markets.source);
+    if (listing.category !== 'payment') report('markets', `only payment listings have markets (this one is in ${listing.category})`);
+    if (!markets.worldwide && markets.buyerCountries.length === 0) report('markets.buyerCountries', 'name the countries whose buyers can pay, or set worldwide');
+  }
+  (listing.models ?? []).forEach((model, i) => {
+    if (!model.capabilities) return;
+    source(`models.${i}.capabilities.source`, model.capabilities.source);
+    const { source: _source, ...stated } = model.capabilities;
+    if (Object.values(stated).every((value) => value === null)) report(`models.${i}.capabilities`, 'states no capability: leave it out until the provider says');
+  });
 }
 
 /** The public directory's `status` of each lifecycle status. */

@@ -28,7 +28,7 @@ interface FieldType {
   nullable: boolean;
 }
 
-const STRING_RULES = new Set(['isString', 'isSlug', 'isHttpsUrl', 'isIsoDate', 'isTag', 'matches', 'isLength', 'hasHan', 'isFact']);
+const STRING_RULES = new Set(['isString', 'isSlug', 'isHttpsUrl', 'isIsoDate', 'isTag', 'matches', 'isLength', 'hasHan', 'isFact', 'isRegionCode', 'isCurrencyCode']);
 
 function dtoFields(dto: new () => object): Map<string, FieldType> {
   const metadata = getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false);
@@ -133,7 +133,7 @@ function nestedDifferences(dto: new () => object, view: z.ZodObject, path: strin
 }
 
 describe('the facts as data, nested fields included', () => {
-  it.each(['lifecycle', 'models', 'prices', 'rateLimits', 'sources', 'codeExamples'])('%s', (field) => {
+  it.each(['lifecycle', 'models', 'prices', 'rateLimits', 'sources', 'codeExamples', 'provider', 'mcpServers', 'markets'])('%s', (field) => {
     const type = nestedTypeOf(ListingDocumentDto, field)!;
     const view = objectInside(LISTING_VIEW_FIELDS[field as keyof typeof LISTING_VIEW_FIELDS])!;
     expect(type).toBeDefined();

@@ -5,8 +5,12 @@ import {
   LIMIT_METRICS,
   LIMIT_PERIODS,
   LIMIT_SCOPES,
+  MCP_AUTH,
+  MCP_TRANSPORTS,
   MODALITIES,
   MODEL_KINDS,
+  PACKAGE_REGISTRIES,
+  PAYMENT_METHODS,
   PRICING_MODELS,
   QUOTA_PERIODS,
   RATE_UNITS,
@@ -82,6 +86,57 @@ export const rateLimitsSchema = z
   })
   .describe('Rate limits as data, beside `rateLimit`.');
 
+const stated = z.boolean().nullable();
+export const capabilitiesSchema = z
+  .object({
+    tools: stated.describe('Tool (function) calling.'),
+    structuredOutput: stated.describe('Output held to a JSON schema given with the request.'),
+    reasoning: stated.describe('A reasoning (thinking) mode.'),
+    batch: stated.describe('A batch (asynchronous, discounted) API for it.'),
+    fineTuning: stated.describe('Fine-tuning through this API.'),
+    promptCaching: stated.describe('Prompt caching (cached input billed apart).'),
+    source: sourceSchema,
+  })
+  .describe('Each capability true, false, or null where the provider does not say; image and audio are in input and output.');
+
+const regionCode = text.describe('Lowercase ISO 3166-1 alpha-2 country code, or eu.');
+
+export const providerSchema = z
+  .object({
+    name: text.describe("The company's name."),
+    nameCn: text.nullable().describe("The company's Chinese name, where it has one."),
+    country: regionCode.describe('Where the company is headquartered: lowercase ISO 3166-1 alpha-2 code.'),
+    dataRegions: z.array(regionCode).describe('Where it says it processes or stores data (country codes, or eu); empty when it does not say.'),
+    source: sourceSchema,
+    dataRegionsSource: sourceSchema.nullable(),
+  })
+  .describe('Who runs the API and where.');
+
+export const mcpServerSchema = z
+  .object({
+    name: text,
+    transport: z.enum(MCP_TRANSPORTS).describe('streamable-http or sse: a remote server at url; stdio: a local server run from package.'),
+    url: httpsUrl.nullable().describe('The endpoint of a remote server.'),
+    package: z.object({ registry: z.enum(PACKAGE_REGISTRIES), name: text }).nullable().describe('The package of a local server.'),
+    auth: z.array(z.enum(MCP_AUTH)).describe('How a client authenticates: oauth, api-key or none.'),
+    covers: text.describe('What it lets an agent do.'),
+    coversCn: text,
+    lifecycle: lifecycleSchema,
+    source: sourceSchema,
+  })
+  .describe("An official MCP server of the provider's.");
+
+export const marketsSchema = z
+  .object({
+    worldwide: z.boolean().describe('Buyers can pay from anywhere.'),
+    buyerCountries: z.array(regionCode).describe('Countries whose buyers can pay.'),
+    merchantCountries: z.array(regionCode).describe('Countries where a business can sign up and be paid out.'),
+    settlementCurrencies: z.array(text).describe('Currencies it pays out in (ISO 4217).'),
+    paymentMethods: z.array(z.enum(PAYMENT_METHODS)),
+    source: sourceSchema,
+  })
+  .describe("A payment API's markets.");
+
 export const modelSchema = z.object({
   id: text.describe('The id the API takes.'),
   name: text,
@@ -93,6 +148,8 @@ export const modelSchema = z.object({
   prices: z.array(rateSchema),
   lifecycle: lifecycleSchema,
   source: sourceSchema,
+  canonical: text.nullable().describe('The model entry this offer serves (GET /api/v1/models/{id}): the same upstream model whoever serves it; null where the model has no entry of its own yet.'),
+  capabilities: capabilitiesSchema.nullable().describe('What the model does as this API serves it; null where not recorded yet.'),
 });
 
 export const factSourcesSchema = z

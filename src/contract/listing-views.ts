@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AUTH_TYPES, CODE_LANGUAGES, LISTING_STATUSES, SDK_LANGUAGES } from '../listings/listing.document';
 import { livenessSchema } from './liveness';
-import { factSourcesSchema, lifecycleSchema, modelSchema, pricesSchema, rateLimitsSchema } from './listing-facts';
+import { factSourcesSchema, lifecycleSchema, marketsSchema, mcpServerSchema, modelSchema, pricesSchema, providerSchema, rateLimitsSchema } from './listing-facts';
 
 /**
  * The published views of a listing, in zod: every field a view may show is defined once here (type and
@@ -70,6 +70,10 @@ export const LISTING_VIEW_FIELDS = {
   prices: pricesSchema.nullable(),
   rateLimits: rateLimitsSchema.nullable(),
   sources: factSourcesSchema.nullable(),
+  provider: providerSchema.nullable().describe('Who runs the API and where; null where not recorded yet.'),
+  tasks: texts.nullable().describe('What the listing does, as task slugs (GET /api/v1/tasks names them in both languages); null where not recorded yet.'),
+  mcpServers: z.array(mcpServerSchema).nullable().describe("The provider's official MCP servers; [] where it runs none, null where not recorded yet."),
+  markets: marketsSchema.nullable().describe("A payment API's markets; null for other listings and where not recorded yet."),
   liveness: livenessSchema.nullable().describe("Whether what the listing points at still answers, from the directory's own probes; null when it has not been checked yet."),
   referralUrl: nullableText.describe('The directory takes no referral fees: null in summaries and details; the website in comparison rows, as the public directory sends it.'),
   curlExample: nullableText.describe('The first curl (bash) example, or null.'),
@@ -86,7 +90,7 @@ export const DERIVED_LISTING_FIELDS = ['categoryCn', 'referralUrl', 'curlExample
 /** The facts agents filter on, in every view of a listing. */
 const FACT_FIELDS = ['aliases', 'freeTier', 'openaiCompatible', 'authType', 'contextTokens', 'sdkLanguages', 'lifecycle', 'liveness'] as const;
 /** The facts as data, with their sources: in full on a detail and a comparison row. */
-const DATA_FIELDS = ['models', 'prices', 'rateLimits', 'sources', 'openapiUrl', 'statusPageUrl'] as const;
+const DATA_FIELDS = ['models', 'prices', 'rateLimits', 'sources', 'openapiUrl', 'statusPageUrl', 'provider', 'tasks', 'mcpServers', 'markets'] as const;
 /** Kept for clients of the public directory this API stays compatible with. */
 const COMPATIBILITY_FIELDS = ['referralUrl', 'curlExample'] as const;
 
@@ -147,6 +151,8 @@ export const ERROR_ENTRY_VIEW_FIELDS = {
   curlExample: nullableText,
   rateLimitsUrl: nullableText.describe("A 429 entry: the provider's listing, whose `rateLimits` give its limits as data (tier, scope, metric, window) or the headers that report them; null for other statuses, and where the provider's limits are not yet given as data."),
 };
+/** Fields of the model-entry content files that no view shows: the maker's domains (a rule for sources) and the editor's note. */
+export const UNPUBLISHED_MODEL_ENTRY_FIELDS = ['domains', 'note'] as const;
 /** Fields of the error-entry content files that no view shows. */
 export const UNPUBLISHED_ERROR_ENTRY_FIELDS = ['note'] as const;
 /** Fields of an entry inside a listing's detail (the provider is the listing itself). */

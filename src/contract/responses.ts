@@ -161,14 +161,14 @@ export const errorsResponseSchema = z.object({
 
 
 export const CHANGE_TYPES = ['published', 'revised', 'withdrawn'] as const;
-export const CHANGE_KINDS = ['listing', 'error-entry', 'liveness'] as const;
+export const CHANGE_KINDS = ['listing', 'error-entry', 'liveness', 'model'] as const;
 
 /** One change of the directory as the feed serves it. Who made it is left out. */
 export const changeSchema = z.object({
   cursor: z.string().describe('Where this change sits in the log: send it as `since` for the changes after it.'),
   type: z.enum(CHANGE_TYPES),
-  kind: z.enum(CHANGE_KINDS).describe("liveness: the prober published a listing's liveness (published) or a change of its state or of a target's (revised); `changes` gives the state and targets before and after."),
-  id: z.string().describe("The listing's slug (for liveness too), or the error entry's `id` (as in listErrorReference)."),
+  kind: z.enum(CHANGE_KINDS).describe("liveness: the prober published a listing's liveness (published) or a change of its state or of a target's (revised); `changes` gives the state and targets before and after. model: a model entry (what a model is, whoever serves it); a change of a model's offer (its price, context or lifecycle at one provider) is a change of that provider's listing, in `models`."),
+  id: z.string().describe("The listing's slug (for liveness too), the error entry's `id` (as in listErrorReference), or the model entry's id."),
   version: z.number().int().min(1).describe("The version of the listing, entry or listing's liveness after this change."),
   occurredAt: z.string().meta({ format: 'date-time' }),
   changedFields: texts.nullable().describe('revised: the top-level fields of the document that changed; null otherwise.'),

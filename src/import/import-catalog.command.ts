@@ -1,8 +1,8 @@
 import { Command } from '@nestjs/cqrs';
 import type { CommandResult } from '../event-store/command-runner';
-import type { ContentProblem } from '../content/content-files';
+import type { ContentProblem, DocumentKind } from '../content/content-files';
 
-/** Import editors' files (listings and error entries, YAML or JSON, files or folders) into the directory. */
+/** Import editors' files (listings, model entries and error entries, YAML or JSON, files or folders) into the directory. */
 export class ImportCatalogCommand extends Command<ImportReport> {
   constructor(
     readonly paths: string[],
@@ -32,7 +32,7 @@ export interface ImportOptions {
  * (its command got no answer: it may or may not have been written) or `not-sent`.
  */
 export interface ImportItemResult extends Omit<CommandResult, 'outcome'> {
-  kind: 'listing' | 'error-entry';
+  kind: DocumentKind;
   file: string;
   outcome: CommandResult['outcome'] | 'failed' | 'not-sent';
 }

@@ -3,13 +3,15 @@ import { CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { readFilesInParallel } from '../bulk/parallel-reading';
 import { Categories } from '../categories/categories';
 import { AppConfig } from '../config/app-config';
-import { assembleContent, BASED_ON_FIELD, collectFiles, ContentProblem, DirectoryHoldings, FileReading, LoadedContent, readContentFile } from '../content/content-files';
+import { assembleContent, BASED_ON_FIELD, collectFiles, ContentProblem, DirectoryHoldings, DocumentKind, FileReading, LoadedContent, readContentFile } from '../content/content-files';
 import type { CommandResult } from '../event-store/command-runner';
 import { EventStore } from '../event-store/event-store.service';
 import { PublishErrorEntryCommand } from '../error-entries/commands/publish-error-entry/publish-error-entry.command';
 import { errorEntryAggregate } from '../error-entries/error-entry.aggregate';
 import { PublishListingCommand } from '../listings/commands/publish-listing/publish-listing.command';
 import { listingAggregate } from '../listings/listing.aggregate';
+import { PublishModelEntryCommand } from '../models/commands/publish-model-entry/publish-model-entry.command';
+import { modelEntryAggregate } from '../models/model-entry.aggregate';
 import type { ListingDocument } from '../listings/listing.document';
 import type { DocumentAggregate, DocumentEventTypes, RevisedData } from '../event-store/document-aggregate';
 import type { StoredEvent } from '../event-store/event-envelope';
@@ -94,6 +96,10 @@ export class ImportCatalogHandler implements ICommandHandler<ImportCatalogComman
       const options = { ...base(listingAggregate.aggregateType, listing.slug, basedOn), contentDigest: digest };
       items.push({ kind: 'listing', file, id: listing.slug, type: listingAggregate.aggregateType, digest, send: () => this.commands.execute(new PublishListingCommand(listing, options)) });
     }
+    for (const { file, entry, digest, basedOn } of content.modelEntries) {
+      const options = { ...base(modelEntryAggregate.aggregateType, entry.id, basedOn), contentDigest: digest };
+      items.push({ kind: 'model', file, id: entry.id, type: modelEntryAggregate.aggregateType, digest, send: () => this.commands.execute(new PublishModelEntryCommand(entry, options)) });
+    }
     for (const { file, id, entry, digest, basedOn } of content.errorEntries) {
       const options = { ...base(errorEntryAggregate.aggregateType, id, basedOn), contentDigest: digest };
       items.push({ kind: 'error-entry', file, id, type: errorEntryAggregate.aggregateType, digest, send: () => this.commands.execute(new PublishErrorEntryCommand(entry, options)) });
@@ -157,6 +163,7 @@ export class ImportCatalogHandler implements ICommandHandler<ImportCatalogComman
     const documents = [
       ...content.listings.map(({ file, listing, digest, basedOn }) => ({ file, aggregate: listingAggregate as DocumentAggregate<object>, id: listing.slug, digest, basedOn, kind: 'listing' as const })),
       ...content.errorEntries.map(({ file, id, digest, basedOn }) => ({ file, aggregate: errorEntryAggregate as DocumentAggregate<object>, id, digest, basedOn, kind: 'error-entry' as const })),
+      ...content.modelEntries.map(({ file, entry, digest, basedOn }) => ({ file, aggregate: modelEntryAggregate as DocumentAggregate<object>, id: entry.id, digest, basedOn, kind: 'model' as const })),
     ];
     const holdings = this.holdings(baseline, false);
     for (const doc of documents) {
@@ -174,7 +181,7 @@ export class ImportCatalogHandler implements ICommandHandler<ImportCatalogComman
     }
     // A withdrawn document has versions but no document; only those whose content differs can be one (a
     // withdrawal drops the recorded digest, so a withdrawn document never matches one).
-    for (const kind of ['listing', 'error-entry'] as const) {
+    for (const kind of ['listing', 'error-entry', 'model'] as const) {
       const candidates = documents.filter((d) => d.kind === kind && (versions.get(d.aggregate.aggregateType)?.get(d.id) ?? 0) > 0 && holdings.differs(kind, d.id, d.digest));
       if (candidates.length === 0 || options.republish) continue;
       const live = await this.store.documentsAt(candidates[0].aggregate, candidates.map((d) => d.id), '+');
@@ -197,7 +204,7 @@ export class ImportCatalogHandler implements ICommandHandler<ImportCatalogComman
    * which may lag): the listings it holds, and which documents of the files differ from what it holds.
    */
   private holdings({ versions, digests }: Baseline, allowNewDomains: boolean): DirectoryHoldings {
-    const typeOf = (kind: 'listing' | 'error-entry') => (kind === 'listing' ? listingAggregate : errorEntryAggregate).aggregateType;
+    const typeOf = (kind: DocumentKind) => AGGREGATE_OF[kind].aggregateType;
     const live = async (slugs: string[]) => {
       const documents = await this.store.documentsAt(listingAggregate, slugs, '+');
       return new Map([...documents].filter((entry): entry is [string, ListingDocument] => entry[1] !== null));
@@ -205,6 +212,10 @@ export class ImportCatalogHandler implements ICommandHandler<ImportCatalogComman
     return {
       allowNewDomains,
       holds: async (slugs) => new Set((await live(slugs)).keys()),
+      holdsModels: async (ids) => {
+        const documents = await this.store.documentsAt(modelEntryAggregate, ids, '+');
+        return new Set([...documents].filter(([, entry]) => entry !== null).map(([id]) => id));
+      },
       listings: () => live([...(versions.get(listingAggregate.aggregateType)?.keys() ?? [])]),
       differs: (kind, id, digest) => {
         const recorded = digests.get(typeOf(kind))?.get(id);
@@ -213,6 +224,13 @@ export class ImportCatalogHandler implements ICommandHandler<ImportCatalogComman
     };
   }
 }
+
+/** The aggregate of each kind of document. */
+const AGGREGATE_OF: Record<DocumentKind, DocumentAggregate<object>> = {
+  listing: listingAggregate as DocumentAggregate<object>,
+  'error-entry': errorEntryAggregate as DocumentAggregate<object>,
+  model: modelEntryAggregate as DocumentAggregate<object>,
+};
 
 type Baseline = Awaited<ReturnType<EventStore['versionsAndDigests']>>;
 

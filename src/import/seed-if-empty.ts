@@ -17,6 +17,7 @@ export async function seedStoreIfEmpty(store: EventStore, commands: CommandBus, 
   if (report.problems.length > 0) {
     throw new Error(`fixtures are invalid, nothing was ingested:\n${report.problems.map(formatProblem).join('\n')}`);
   }
-  const listings = report.results.filter((r) => r.kind === 'listing').length;
-  return `empty event store: ingested ${listings} listings and ${report.results.length - listings} error entries from ${config.fixturesDir}`;
+  const count = (kind: string) => report.results.filter((r) => r.kind === kind).length;
+  const models = count('model') > 0 ? `, ${count('model')} model entries` : '';
+  return `empty event store: ingested ${count('listing')} listings${models} and ${count('error-entry')} error entries from ${config.fixturesDir}`;
 }

@@ -1,4 +1,5 @@
 import { Command } from '@nestjs/cqrs';
+import type { DocumentKind } from '../content/content-files';
 import type { CommandResult } from '../event-store/command-runner';
 import type { ProjectionOutcome } from '../projections/projection-wait';
 
@@ -17,7 +18,7 @@ export interface WithdrawalReport {
  */
 export class WithdrawFromDirectoryCommand extends Command<WithdrawalReport> {
   constructor(
-    readonly kind: 'listing' | 'error-entry',
+    readonly kind: DocumentKind,
     readonly id: string,
     readonly actor: string,
     readonly reason: string | null,

@@ -2,6 +2,7 @@ import { CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { WithdrawErrorEntryCommand } from '../error-entries/commands/withdraw-error-entry/withdraw-error-entry.command';
 import type { CommandResult } from '../event-store/command-runner';
 import { WithdrawListingCommand } from '../listings/commands/withdraw-listing/withdraw-listing.command';
+import { WithdrawModelEntryCommand } from '../models/commands/withdraw-model-entry/withdraw-model-entry.command';
 import { ProjectionWait } from '../projections/projection-wait';
 import { WithdrawalReport, WithdrawFromDirectoryCommand } from './withdraw-from-directory.command';
 
@@ -14,7 +15,11 @@ export class WithdrawFromDirectoryHandler implements ICommandHandler<WithdrawFro
 
   async execute({ kind, id, actor, reason, replacedBy, projectionWaitMs }: WithdrawFromDirectoryCommand): Promise<WithdrawalReport> {
     const result: CommandResult = await this.commands.execute(
-      kind === 'error-entry' ? new WithdrawErrorEntryCommand(id, actor, reason) : new WithdrawListingCommand(id, actor, reason, replacedBy),
+      kind === 'error-entry'
+        ? new WithdrawErrorEntryCommand(id, actor, reason)
+        : kind === 'model'
+          ? new WithdrawModelEntryCommand(id, actor, reason)
+          : new WithdrawListingCommand(id, actor, reason, replacedBy),
     );
     if (result.outcome !== 'withdrawn') return { result, projection: 'not-needed' };
     return { result, ...(await this.projection.untilProjected(projectionWaitMs)) };

@@ -1,7 +1,9 @@
 import {
   ArrayMaxSize,
+  ArrayMinSize,
   ArrayUnique,
   IsArray,
+  IsBoolean,
   IsIn,
   IsInt,
   IsNumber,
@@ -12,7 +14,7 @@ import {
   Min,
   ValidateIf,
 } from 'class-validator';
-import { apply, IsHttpsUrl, IsIsoDate, Nested, text } from '../validation/validation';
+import { apply, HasHan, IsHttpsUrl, IsIsoDate, Nested, registerRule, text } from '../validation/validation';
 
 /**
  * The facts agents decide by, as data beside the prose: a listing's lifecycle, the models it sells with
@@ -96,6 +98,11 @@ export const LIMIT_SCOPES = ['key', 'organization', 'project', 'account', 'user'
 
 const oneOf = (values: readonly string[], each = false) => IsIn(values as string[], { each, message: `${each ? 'each item ' : ''}must be one of ${values.join(', ')}` });
 const nullable = <T extends object>(field: keyof T & string) => ValidateIf((o: T) => o[field] !== null && o[field] !== undefined);
+/** true, false, or null (not stated): the field must be given. */
+const nullableBoolean = () => (target: object, key: string | symbol) => {
+  ValidateIf((o: Record<string | symbol, unknown>) => o[key] !== null)(target, key);
+  IsBoolean({ message: 'must be true, false or null (not stated)' })(target, key);
+};
 
 /** Where a fact comes from: a page of the provider's, the day an editor checked it there, optionally a short quote. */
 export class SourceDto {
@@ -178,7 +185,10 @@ export class RateLimitsDto {
   @Nested(() => SourceDto) source: SourceDto;
 }
 
-/** One model a listing's API serves. */
+/** The id of a model entry: the upstream model, whoever serves it (`gpt-oss-120b`, `claude-sonnet-5.5`). */
+export const MODEL_ENTRY_ID = /^(?=.{2,80}$)[a-z0-9]+(?:[.-][a-z0-9]+)*$/;
+
+/** One model a listing's API serves (an offer of a model entry, when it names one in `canonical`). */
 export class ModelDto {
   /** The id the API takes (`gpt-6-luna`, `claude-sonnet-5-5`). */
   @Matches(/^@?[A-Za-z0-9][A-Za-z0-9._:/@+-]{0,99}$/, { message: 'must be the id the API takes: letters, digits and . _ : / @ + - (a leading @ too, as in @cf/...)' }) id: string;
@@ -191,6 +201,13 @@ export class ModelDto {
   @IsArray({ message: 'must be a list' }) @ArrayMaxSize(20) @Nested(() => RateDto, true) prices: RateDto[];
   @Nested(() => LifecycleDto) lifecycle: LifecycleDto;
   @Nested(() => SourceDto) source: SourceDto;
+  /**
+   * The model entry (fixtures/models/<id>.yaml) this offer serves: the same upstream model under whatever id
+   * this listing's API takes. Null where the model has no entry yet: it is then an entry of its own.
+   */
+  @IsOptional() @Matches(MODEL_ENTRY_ID, { message: 'must be the id of a model entry: lowercase letters, digits, dots and hyphens' }) canonical?: string | null;
+  /** What the model does as this API serves it, with the page that says so. */
+  @IsOptional() @Nested(() => CapabilitiesDto) capabilities?: CapabilitiesDto | null;
 }
 
 /**
@@ -203,4 +220,115 @@ export class FactSourcesDto {
   @IsOptional() @Nested(() => SourceDto) openaiCompatible?: SourceDto | null;
   /** Needed when the context is not the largest of the listing's models. */
   @IsOptional() @Nested(() => SourceDto) contextTokens?: SourceDto | null;
+}
+
+/**
+ * Country and region codes: ISO 3166-1 alpha-2 in lower case (`us`, `cn`, `de`), and `eu` for the European
+ * Union. A code is valid when ICU knows a name for it (so pages can name it in both languages); `uk` is
+ * ICU's alias of `gb`, refused so each country has one code.
+ */
+const REGION_NAMES = new Intl.DisplayNames(['en'], { type: 'region' });
+export function isRegionCode(value: unknown): boolean {
+  if (typeof value !== 'string' || !/^[a-z]{2}$/.test(value) || value === 'uk') return false;
+  const name = REGION_NAMES.of(value.toUpperCase());
+  return name !== undefined && name !== value.toUpperCase() && name !== 'Unknown Region';
+}
+const IsRegionCode = (each = false) =>
+  registerRule('isRegionCode', isRegionCode, `${each ? 'each item ' : ''}must be a lowercase ISO 3166-1 country code (us, cn, de, gb) or eu`, each);
+
+/** ISO 4217 currency codes ICU knows (USD, CNY, EUR...). */
+const CURRENCY_CODES = new Set<string>(Intl.supportedValuesOf('currency'));
+export const isCurrencyCode = (value: unknown) => typeof value === 'string' && CURRENCY_CODES.has(value);
+const IsCurrencyCode = (each = false) => registerRule('isCurrencyCode', isCurrencyCode, `${each ? 'each item ' : ''}must be an ISO 4217 currency code (USD, CNY, EUR)`, each);
+
+/** Who runs the API: the company, where it is based, and where it says it processes or stores data. */
+export class ProviderDto {
+  /** The company's name as it signs its terms (trading name where that is what it uses). */
+  @apply(...text(1, 120)) name: string;
+  /** The company's Chinese name, where it has one of its own (字节跳动, 百度). */
+  @IsOptional() @apply(...text(1, 60)) nameCn?: string | null;
+  /** Where the company is headquartered. */
+  @IsRegionCode() country: string;
+  /** Regions where it processes or stores customers' data, where it says so ([] when it does not say). */
+  @IsArray({ message: 'must be a list' }) @ArrayMaxSize(30) @IsRegionCode(true) @ArrayUnique({ message: 'lists a region twice' })
+  dataRegions: string[];
+  /** The page stating the company and its country (terms, imprint, about page). */
+  @Nested(() => SourceDto) source: SourceDto;
+  /** The page stating the data regions; required when any are given. */
+  @IsOptional() @Nested(() => SourceDto) dataRegionsSource?: SourceDto | null;
+}
+
+export const MCP_TRANSPORTS = ['streamable-http', 'sse', 'stdio'] as const;
+export const MCP_AUTH = ['oauth', 'api-key', 'none'] as const;
+export const PACKAGE_REGISTRIES = ['npm', 'pypi', 'docker', 'go', 'cargo', 'nuget', 'github'] as const;
+
+/** Where to get a local MCP server: the registry and the package's name there. */
+export class McpPackageDto {
+  @oneOf(PACKAGE_REGISTRIES) registry: (typeof PACKAGE_REGISTRIES)[number];
+  @apply(...text(1, 200)) @Matches(/^[A-Za-z0-9@][A-Za-z0-9@._\/:-]*$/, { message: 'must be a package name as its registry writes it' }) name: string;
+}
+
+/** One official MCP server of the provider: remote (a URL) or local (a package), what it covers and how it authenticates. */
+export class McpServerDto {
+  @apply(...text(1, 120)) name: string;
+  @oneOf(MCP_TRANSPORTS) transport: (typeof MCP_TRANSPORTS)[number];
+  /** The endpoint of a remote server (streamable-http, sse). */
+  @IsOptional() @IsHttpsUrl() url?: string | null;
+  /** The package of a local server (stdio). */
+  @IsOptional() @Nested(() => McpPackageDto) package?: McpPackageDto | null;
+  @IsArray({ message: 'must be a list' }) @ArrayMinSize(1, { message: 'must have at least 1 item(s)' }) @oneOf(MCP_AUTH, true) @ArrayUnique({ message: 'lists an item twice' })
+  auth: Array<(typeof MCP_AUTH)[number]>;
+  /** What it lets an agent do, in a sentence. */
+  @apply(...text(3, 300)) covers: string;
+  @apply(...text(2, 300)) @HasHan() coversCn: string;
+  @Nested(() => LifecycleDto) lifecycle: LifecycleDto;
+  @Nested(() => SourceDto) source: SourceDto;
+}
+
+/**
+ * How a payment API's buyers can pay: cards and wallets by their usual names. Defined once: the `paymentMethod`
+ * filter, the pages and the content rules read this list.
+ */
+export const PAYMENT_METHODS = [
+  'card', 'alipay', 'wechat-pay', 'unionpay', 'apple-pay', 'google-pay', 'paypal', 'venmo', 'bank-transfer',
+  'ach-debit', 'sepa-debit', 'ideal', 'bancontact', 'klarna', 'afterpay', 'pix', 'boleto', 'oxxo', 'upi',
+  'konbini', 'paynow', 'grabpay', 'kakaopay', 'crypto', 'cash',
+] as const;
+
+/** Where a payment API takes money, from whom, in what, and how. */
+export class MarketsDto {
+  /** Buyers paying from anywhere (cards accepted worldwide); buyerCountries then names the countries it stresses, if any. */
+  @IsBoolean({ message: 'must be true or false' }) worldwide: boolean;
+  /** Countries whose buyers can pay. */
+  @IsArray({ message: 'must be a list' }) @ArrayMaxSize(250) @IsRegionCode(true) @ArrayUnique({ message: 'lists a country twice' })
+  buyerCountries: string[];
+  /** Countries where a business can sign up and be paid out. */
+  @IsArray({ message: 'must be a list' }) @ArrayMaxSize(250) @IsRegionCode(true) @ArrayUnique({ message: 'lists a country twice' })
+  merchantCountries: string[];
+  /** Currencies it settles (pays out) in, ISO 4217. */
+  @IsArray({ message: 'must be a list' }) @ArrayMaxSize(200) @IsCurrencyCode(true) @ArrayUnique({ message: 'lists a currency twice' })
+  settlementCurrencies: string[];
+  @IsArray({ message: 'must be a list' }) @oneOf(PAYMENT_METHODS, true) @ArrayUnique({ message: 'lists a method twice' })
+  paymentMethods: Array<(typeof PAYMENT_METHODS)[number]>;
+  @Nested(() => SourceDto) source: SourceDto;
+}
+
+/**
+ * What a model does as this listing's API serves it, each true, false, or null where the provider does not
+ * say. Image and audio input or output are the model's `input` and `output`.
+ */
+export class CapabilitiesDto {
+  /** Tool (function) calling. */
+  @nullableBoolean() tools: boolean | null;
+  /** Output held to a JSON schema given with the request. */
+  @nullableBoolean() structuredOutput: boolean | null;
+  /** Thinks before answering (a reasoning or thinking mode). */
+  @nullableBoolean() reasoning: boolean | null;
+  /** A batch (asynchronous, discounted) API for it. */
+  @nullableBoolean() batch: boolean | null;
+  /** Fine-tuning it through this API. */
+  @nullableBoolean() fineTuning: boolean | null;
+  /** Prompt caching (cached input billed apart). */
+  @nullableBoolean() promptCaching: boolean | null;
+  @Nested(() => SourceDto) source: SourceDto;
 }

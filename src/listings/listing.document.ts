@@ -29,8 +29,10 @@ import {
   Nested,
   apply,
   text,
+  list,
+  textItems,
 } from '../validation/validation';
-import { FactSourcesDto, LifecycleDto, ModelDto, PricesDto, RateLimitsDto } from './listing-facts';
+import { FactSourcesDto, LifecycleDto, MarketsDto, McpServerDto, ModelDto, PricesDto, ProviderDto, RateLimitsDto } from './listing-facts';
 
 export const LISTING_STATUSES = ['online', 'beta', 'deprecated'] as const;
 export type ListingStatus = (typeof LISTING_STATUSES)[number];
@@ -82,15 +84,6 @@ export class CodeExampleDto {
   code: string;
 }
 
-const list = (min: number, max: number) => [
-  IsArray({ message: 'must be a list' }),
-  ArrayMinSize(min, { message: `must have at least ${min} item(s)` }),
-  ArrayMaxSize(max, { message: `must have at most ${max} items` }),
-];
-const textItems = (max: number) => [
-  IsString({ each: true, message: 'each item must be a string' }),
-  Length(1, max, { each: true, message: `each item must be 1-${max} characters` }),
-];
 
 /**
  * One API listing, as an editor writes it in `fixtures/listings/<slug>.yaml` and as events carry it.
@@ -168,6 +161,15 @@ export class ListingDocumentDto {
   @IsOptional() @Nested(() => RateLimitsDto) rateLimits?: RateLimitsDto | null;
   /** Where the listing's own decision facts (auth, free tier, OpenAI compatibility, context) come from. */
   @IsOptional() @Nested(() => FactSourcesDto) sources?: FactSourcesDto | null;
+  /** Who runs the API: the company, its country, and where it says it processes or stores data. */
+  @IsOptional() @Nested(() => ProviderDto) provider?: ProviderDto | null;
+  /** What the listing does, as slugs of the task list (fixtures/tasks.yaml): object-detection, ocr, speech-to-text... */
+  @IsOptional() @apply(...list(0, 12)) @IsSlug({ each: true, message: 'each item must be a task slug (fixtures/tasks.yaml)' }) @ArrayUnique({ message: 'lists a task twice' })
+  tasks?: string[] | null;
+  /** The provider's official MCP servers. */
+  @IsOptional() @apply(...list(0, 10)) @Nested(() => McpServerDto, true) mcpServers?: McpServerDto[] | null;
+  /** A payment API's markets: buyers' and merchants' countries, settlement currencies, payment methods. */
+  @IsOptional() @Nested(() => MarketsDto) markets?: MarketsDto | null;
   /** An editor's remark (sources that disagree, a fact that could not be confirmed); kept with the listing, not served. */
   @IsOptional() @IsString({ message: 'must be a string' }) @Length(1, 1000, { message: 'must be 1-1000 characters' }) note?: string | null;
 }
@@ -177,7 +179,7 @@ export type ListingDocument = {
   [K in keyof ListingDocumentDto]-?: ListingDocumentDto[K] extends CodeExampleDto[] ? CodeExample[] : Plain<Exclude<ListingDocumentDto[K], undefined>>;
 };
 /** A DTO's data as plain objects (what events carry): optional fields present, as null when not given. */
-type Plain<T> = T extends Array<infer I> ? Array<Plain<I>> : T extends object ? { [K in keyof T]-?: Plain<Exclude<T[K], undefined>> | (undefined extends T[K] ? null : never) } : T;
+export type Plain<T> = T extends Array<infer I> ? Array<Plain<I>> : T extends object ? { [K in keyof T]-?: Plain<Exclude<T[K], undefined>> | (undefined extends T[K] ? null : never) } : T;
 export interface CodeExample {
   label: string;
   language: string;

@@ -217,7 +217,7 @@ const en = {
   atomFeed: 'Atom feed',
   jsonFeed: 'JSON change feed',
   changeTypes: { published: 'published', revised: 'revised', withdrawn: 'withdrawn' } satisfies Record<ChangeType, string>,
-  changeKinds: { listing: 'Listing', 'error-entry': 'Error entry', liveness: 'Liveness of' } satisfies Record<ChangeKind, string>,
+  changeKinds: { listing: 'Listing', 'error-entry': 'Error entry', liveness: 'Liveness of', model: 'Model' } satisfies Record<ChangeKind, string>,
   changedFields: 'Changed',
   version: 'version',
 
@@ -525,7 +525,7 @@ const zh: Messages = {
   atomFeed: 'Atom 订阅',
   jsonFeed: 'JSON 更新流',
   changeTypes: { published: '发布', revised: '修订', withdrawn: '撤下' },
-  changeKinds: { listing: '条目', 'error-entry': '错误参考', liveness: '可用性' },
+  changeKinds: { listing: '条目', 'error-entry': '错误参考', liveness: '可用性', model: '模型' },
   changedFields: '变更字段',
   version: '版本',
 

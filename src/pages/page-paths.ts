@@ -19,6 +19,7 @@ export const PAGE_PATHS = {
   changes: '/changes',
   listing: (slug: string) => `/apis/${encodeURIComponent(slug)}`,
   category: (slug: string) => `/categories/${encodeURIComponent(slug)}`,
+  model: (id: string) => `/models/${encodeURIComponent(id)}`,
 };
 
 /** A request's path and query without its language prefix (`/zh/apis/x` → `/apis/x`, `/zh` → `/`). */

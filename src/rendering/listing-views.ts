@@ -92,10 +92,21 @@ const datedLifecycle = (lifecycle: ListingDocument['lifecycle']) => lifecycle &&
 const datedRates = (rates: NonNullable<ListingDocument['prices']>['rates']) => rates.map((rate) => ({ ...rate, source: dated(rate.source ?? null) }));
 
 /** The listing's facts as data, each source with the day its check grows stale (`staleAfter`). */
-function withStaleness({ lifecycle, models, prices, rateLimits, sources }: ListingDocument) {
+function withStaleness({ lifecycle, models, prices, rateLimits, sources, provider, mcpServers, markets }: ListingDocument) {
   return {
     lifecycle: datedLifecycle(lifecycle),
-    models: models && models.map((model) => ({ ...model, prices: datedRates(model.prices), lifecycle: datedLifecycle(model.lifecycle), source: dated(model.source) })),
+    // A model stored before offers named their entry and capabilities has neither: null, as the view says.
+    models: models && models.map((model) => ({
+      ...model,
+      prices: datedRates(model.prices),
+      lifecycle: datedLifecycle(model.lifecycle),
+      source: dated(model.source),
+      canonical: model.canonical ?? null,
+      capabilities: model.capabilities ? { ...model.capabilities, source: dated(model.capabilities.source) } : null,
+    })),
+    provider: provider && { ...provider, source: dated(provider.source), dataRegionsSource: dated(provider.dataRegionsSource ?? null) },
+    mcpServers: mcpServers && mcpServers.map((server) => ({ ...server, lifecycle: datedLifecycle(server.lifecycle), source: dated(server.source) })),
+    markets: markets && { ...markets, source: dated(markets.source) },
     prices: prices && { ...prices, rates: datedRates(prices.rates), source: dated(prices.source) },
     rateLimits: rateLimits && { ...rateLimits, source: dated(rateLimits.source) },
     // Every fact is named; one not yet sourced is null.

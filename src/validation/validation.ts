@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { ClassConstructor, plainToInstance, Type } from 'class-transformer';
-import { getMetadataStorage, IsObject, IsString, Length, registerDecorator, ValidateNested, ValidationError, ValidationOptions, validateSync } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, getMetadataStorage, IsArray, IsObject, IsString, Length, registerDecorator, ValidateNested, ValidationError, ValidationOptions, validateSync } from 'class-validator';
 
 /** One thing wrong with an input document: the field (dotted path) and why. */
 export interface FieldProblem {
@@ -43,6 +43,18 @@ export function apply(...decorators: PropertyDecorator[]): PropertyDecorator {
 export const text = (min: number, max: number) => [
   IsString({ message: 'must be a string' }),
   Length(min, max, { message: `must be ${min}-${max} characters` }),
+];
+
+/** A list of `min` to `max` items (use with apply). */
+export const list = (min: number, max: number) => [
+  IsArray({ message: 'must be a list' }),
+  ArrayMinSize(min, { message: `must have at least ${min} item(s)` }),
+  ArrayMaxSize(max, { message: `must have at most ${max} items` }),
+];
+/** Each item a string of 1 to `max` characters (use with apply, after list). */
+export const textItems = (max: number) => [
+  IsString({ each: true, message: 'each item must be a string' }),
+  Length(1, max, { each: true, message: `each item must be 1-${max} characters` }),
 ];
 
 /** The DTO a nested field of a DTO is validated by, if it is one (see Nested). */
@@ -134,6 +146,11 @@ export function isIsoDate(value: unknown): boolean {
 
 export function hasHan(value: unknown): boolean {
   return typeof value === 'string' && HAN.test(value);
+}
+
+/** A decorator of a rule of our own: a named test and its message (each: applied to every item of a list). */
+export function registerRule(name: string, test: (value: unknown) => boolean, message: string, each = false) {
+  return rule(name, test, message, each)();
 }
 
 function rule(name: string, test: (value: unknown) => boolean, message: string, each = false) {

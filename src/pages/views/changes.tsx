@@ -6,6 +6,7 @@ import { href, Layout, PageContext } from './layout';
 /** The page a change leads to: the listing, or the provider's entries of the error reference. */
 function pageOf(change: Change): string {
   if (change.kind === 'listing' || change.kind === 'liveness') return PAGE_PATHS.listing(change.id);
+  if (change.kind === 'model') return PAGE_PATHS.model(change.id);
   const provider = new URLSearchParams(change._links.self.split('?')[1] ?? '').get('provider');
   return errorsPath(provider, null);
 }
