@@ -22,7 +22,7 @@ describe('GET /api/v1/tools/categories', () => {
     expect(status).toBe(200);
     expect(headers.get('content-type')).toMatch(/^application\/json/);
     expect(body.success).toBe(true);
-    expect(body.total).toBe(13);
+    expect(body.total).toBe(18);
     expect(body.categories[0]).toEqual({ slug: 'llm', name: 'LLM Providers', nameCn: '大语言模型', count: expect.any(Number) });
     const sum = body.categories.reduce((n: number, c: { count: number }) => n + c.count, 0);
     expect(sum).toBe(body.totalListings);
@@ -34,7 +34,7 @@ describe('routes', () => {
   it('categories, search and compare are routes of their own, matched before /tools/{slug}', async () => {
     const categories = await getJson(url('/api/v1/tools/categories'));
     expect(categories.status).toBe(200);
-    expect(categories.body.categories).toHaveLength(13);
+    expect(categories.body.categories).toHaveLength(18);
     const search = await getJson(url('/api/v1/tools/search'));
     expect(search.status).toBe(200);
     expect(search.body.results).toHaveLength(20);

@@ -19,7 +19,7 @@ it('passes on the shipped content: 127 listings and 15 error entries, none due f
   const run = check('fixtures');
   expect(run.stderr).toBe('');
   expect(run.status).toBe(0);
-  expect(run.stdout).toContain('127 listings, 0 model entries, 15 error entries, 13 categories, 50 tasks');
+  expect(run.stdout).toContain('127 listings, 0 model entries, 15 error entries, 18 categories, 50 tasks');
 });
 
 it('names each listing with the facts it gives no source for yet (auth, freeTier, openaiCompatible, a context no model gives), and only those', () => {

@@ -54,7 +54,7 @@ describe('GET /api/v1/tools', () => {
     const { status, body } = await get('/api/v1/tools');
     expect(status).toBe(200);
     expect(body).toMatchObject({ success: true, total: 127, returned: 100, limit: 100 });
-    expect(body.categories).toHaveLength(13);
+    expect(body.categories).toHaveLength(18);
     expect(body.tools[0].slug).toBe('openai');
     const popularity = body.tools.map((t: Summary) => t.popularity);
     expect(popularity).toEqual([...popularity].sort((a, b) => b - a));

@@ -406,8 +406,8 @@ describe('over Streamable HTTP at /mcp', () => {
   it('list_categories {} answers every category with its count', async () => {
     const result = await call('list_categories', {});
     expect(result.structuredContent).toEqual(await http('/api/v1/tools/categories'));
-    expect(result.structuredContent).toMatchObject({ total: 13, totalListings: 127 });
-    expect(text(result)).toMatch(/^13 categories, 127 listings:\n- llm: LLM Providers \(大语言模型\) — \d+ listings/);
+    expect(result.structuredContent).toMatchObject({ total: 18, totalListings: 127 });
+    expect(text(result)).toMatch(/^18 categories, 127 listings:\n- llm: LLM Providers \(大语言模型\) — \d+ listings/);
   });
 
   it('list_tools {limit, category} pages through the directory, 20 by default', async () => {
