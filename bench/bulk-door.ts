@@ -3,7 +3,7 @@ import { dropNamespace, measureIngest, syntheticFolder, WriteRow } from './lib/c
 import { startRedis, stop } from './lib/processes';
 
 /**
- * `npm run bench:bulk`: what the one piece kept for large imports (src/bulk/: files read and validated on
+ * `npm run bench:bulk`: what the one piece kept for large imports (src/catalog/bulk/: files read and validated on
  * worker threads) gains. Each synthetic catalog is imported, rebuilt and re-imported unchanged with one
  * reading thread (IMPORT_READ_THREADS=1: the everyday path) and with the default threads.
  * Options: --sizes=10000,100000

@@ -1,7 +1,7 @@
 import { Categories } from '../src/categories/categories';
 import { ListingFilters, NO_FILTERS } from '../src/contract/listing-filters';
-import type { ListingDocument } from '../src/listings/listing.document';
-import { renderSummary } from '../src/rendering/listing-views';
+import type { ListingDocument } from '../src/listings/write/listing.document';
+import { renderSummary } from '../src/listings/views/listing-views';
 import { SearchIndex } from '../src/search/search-index';
 import { generateCatalog, loadFixtureListings } from '../test/support/synthetic-catalog';
 import { LONG_TAIL_QUERIES } from './lib/long-tail';

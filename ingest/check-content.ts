@@ -2,13 +2,13 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Categories } from '../src/categories/categories';
 import { PACKAGE_ROOT } from '../src/config/app-config';
-import { formatProblem, loadContent } from '../src/content/content-files';
-import { STALE_AFTER_DAYS, staleListings, unsourcedFacts } from '../src/content/content-rules';
-import { isIsoDate } from '../src/validation/validation';
+import { formatProblem, loadContent } from '../src/catalog/content/content-files';
+import { STALE_AFTER_DAYS, staleListings, unsourcedFacts } from '../src/catalog/content/content-rules';
+import { isIsoDate } from '../src/contract/validation';
 
 /**
  * `npm run check:content [folder]`: checks the content folder (default: the package's fixtures/, from any
- * directory) without touching Redis, with the rules `ingest` applies (src/content/: the schema of every
+ * directory) without touching Redis, with the rules `ingest` applies (src/catalog/content/: the schema of every
  * file, references between them, the editorial and text rules), the folder standing for the whole
  * directory: an ingest of it as a dry run, without a store. Prints `file: field: reason` per problem;
  * exits 1 when there is any.

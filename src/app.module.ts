@@ -3,24 +3,24 @@ import { APP_FILTER } from '@nestjs/core';
 import { CqrsModule } from '@nestjs/cqrs';
 import { LoggerModule } from 'nestjs-pino';
 import { ChangesModule } from './changes/changes.module';
-import { LivenessListModule } from './liveness-list/liveness-list.module';
+import { LivenessListModule } from './liveness/read/liveness-list.module';
 import { AppConfig } from './config/app-config';
 import { CoreModule } from './core.module';
 import { DiscoveryModule } from './discovery/discovery.module';
 import { EventStoreModule } from './event-store/event-store.module';
-import { ErrorReferenceModule } from './error-reference/error-reference.module';
+import { ErrorReferenceModule } from './error-reference/read/error-reference-read.module';
 import { ExportModule } from './export/export.module';
-import { HealthModule } from './health/health.module';
+import { HealthModule } from './operations/health.module';
 import { ProblemFilter } from './http/problem.filter';
-import { ImportModule } from './import/import.module';
-import { ReseedEmptyStore } from './import/reseed-empty-store';
+import { ImportModule } from './catalog/import/import.module';
+import { ReseedEmptyStore } from './catalog/import/reseed-empty-store';
 import { McpModule } from './mcp/mcp.module';
 import { OpenApiModule } from './openapi/openapi.module';
 import { OperationsModule } from './operations/operations.module';
 import { PagesModule } from './pages/pages.module';
 import { ProjectionsModule } from './projections/projections.module';
-import { ReadModelsModule } from './read-models/read-models.module';
-import { ToolsModule } from './tools/tools.module';
+import { ReadModelsModule } from './projections/read-models.module';
+import { ToolsModule } from './listings/read/listings-read.module';
 
 /**
  * The HTTP service: the reads (each a query on the QueryBus, answered by its handler, over the read API

@@ -12,7 +12,7 @@ import { Draining } from './operations/draining';
 import { Metrics } from './operations/metrics';
 import { RequestBudget } from './operations/request-rate-limit';
 
-export { seedIfEmpty } from './import/seed-if-empty';
+export { seedIfEmpty } from './catalog/import/seed-if-empty';
 
 /**
  * Starts listening. Fastify's own listen, not Nest's: Nest logs a failure (the port in use) before

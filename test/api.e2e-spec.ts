@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { PublishListingCommand } from '../src/listings/commands/publish-listing/publish-listing.command';
-import { parseListing } from '../src/listings/listing.document';
-import { ReadModels } from '../src/read-models/read-models.service';
+import { PublishListingCommand } from '../src/listings/write/commands/publish-listing/publish-listing.command';
+import { parseListing } from '../src/listings/write/listing.document';
+import { ReadModels } from '../src/projections/read-models.service';
 import { getJson, RunningService, startService } from './support/harness';
 
 let service: RunningService;

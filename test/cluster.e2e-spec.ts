@@ -7,9 +7,9 @@ import { CommandBus } from '@nestjs/cqrs';
 import { createApp } from '../src/bootstrap';
 import { AppConfig } from '../src/config/app-config';
 import { EventStore } from '../src/event-store/event-store.service';
-import { ImportCatalogCommand } from '../src/import/import-catalog.command';
+import { ImportCatalogCommand } from '../src/catalog/import/import-catalog.command';
 import { ProjectionRunner } from '../src/projections/projection-runner.service';
-import { ReadModels } from '../src/read-models/read-models.service';
+import { ReadModels } from '../src/projections/read-models.service';
 import { freePort, getJson } from './support/harness';
 
 /**

@@ -6,11 +6,11 @@ import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { documentDigest } from '../src/event-store/content-digest';
 import { EventStore } from '../src/event-store/event-store.service';
-import type { ImportReport } from '../src/import/import-catalog.command';
-import { WithdrawListingCommand } from '../src/listings/commands/withdraw-listing/withdraw-listing.command';
-import { LISTING_AGGREGATE, listingAggregate } from '../src/listings/listing.aggregate';
-import { LISTING_REVISED } from '../src/listings/events/listing-events';
-import { ListingDocument, parseListing } from '../src/listings/listing.document';
+import type { ImportReport } from '../src/catalog/import/import-catalog.command';
+import { WithdrawListingCommand } from '../src/listings/write/commands/withdraw-listing/withdraw-listing.command';
+import { LISTING_AGGREGATE, listingAggregate } from '../src/listings/write/listing.aggregate';
+import { LISTING_REVISED } from '../src/listings/write/events/listing-events';
+import { ListingDocument, parseListing } from '../src/listings/write/listing.document';
 import { RedisConnection } from '../src/redis/redis-connection';
 import { commandsDuring, RunningService, startService } from './support/harness';
 

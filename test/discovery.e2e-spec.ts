@@ -1,4 +1,4 @@
-import { WithdrawListingCommand } from '../src/listings/commands/withdraw-listing/withdraw-listing.command';
+import { WithdrawListingCommand } from '../src/listings/write/commands/withdraw-listing/withdraw-listing.command';
 import { getJson, RunningService, startService } from './support/harness';
 
 /**

@@ -2,12 +2,12 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { PublishListingCommand } from '../src/listings/commands/publish-listing/publish-listing.command';
-import { WithdrawListingCommand } from '../src/listings/commands/withdraw-listing/withdraw-listing.command';
-import { parseListing, type ListingDocument } from '../src/listings/listing.document';
+import { PublishListingCommand } from '../src/listings/write/commands/publish-listing/publish-listing.command';
+import { WithdrawListingCommand } from '../src/listings/write/commands/withdraw-listing/withdraw-listing.command';
+import { parseListing, type ListingDocument } from '../src/listings/write/listing.document';
 import { EventStore } from '../src/event-store/event-store.service';
 import { CatalogExport } from '../src/export/catalog-export';
-import { ReadModels } from '../src/read-models/read-models.service';
+import { ReadModels } from '../src/projections/read-models.service';
 import { getJson, RunningService, startService } from './support/harness';
 
 /**

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
-import { PublishListingCommand } from '../src/listings/commands/publish-listing/publish-listing.command';
-import { WithdrawListingCommand } from '../src/listings/commands/withdraw-listing/withdraw-listing.command';
-import { parseListing, type ListingDocument } from '../src/listings/listing.document';
+import { PublishListingCommand } from '../src/listings/write/commands/publish-listing/publish-listing.command';
+import { WithdrawListingCommand } from '../src/listings/write/commands/withdraw-listing/withdraw-listing.command';
+import { parseListing, type ListingDocument } from '../src/listings/write/listing.document';
 import { getJson, RunningService, startService } from './support/harness';
 
 /**

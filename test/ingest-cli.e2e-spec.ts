@@ -6,7 +6,7 @@ import { parse, stringify } from 'yaml';
 import { spawn } from 'node:child_process';
 import { generateCatalog, writeCatalog } from './support/synthetic-catalog';
 import { runCli } from './support/cli';
-import { ReadModels } from '../src/read-models/read-models.service';
+import { ReadModels } from '../src/projections/read-models.service';
 import { dropNamespace, REDIS_URL, startService, uniqueNamespace } from './support/harness';
 
 const namespace = uniqueNamespace('cli');

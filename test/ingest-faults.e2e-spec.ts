@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { parse, stringify } from 'yaml';
-import { MAX_FILE_BYTES } from '../src/content/file-checks';
+import { MAX_FILE_BYTES } from '../src/catalog/content/file-checks';
 import { CLI_SCRIPT, runCli } from './support/cli';
 import { dropNamespace, freePort, REDIS_URL, uniqueNamespace } from './support/harness';
 import { generateCatalog, writeCatalog } from './support/synthetic-catalog';

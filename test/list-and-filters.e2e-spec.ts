@@ -1,6 +1,6 @@
 import { NO_FILTERS } from '../src/contract/listing-filters';
-import { PublishListingCommand } from '../src/listings/commands/publish-listing/publish-listing.command';
-import { WithdrawListingCommand } from '../src/listings/commands/withdraw-listing/withdraw-listing.command';
+import { PublishListingCommand } from '../src/listings/write/commands/publish-listing/publish-listing.command';
+import { WithdrawListingCommand } from '../src/listings/write/commands/withdraw-listing/withdraw-listing.command';
 import { getJson, RunningService, startService } from './support/harness';
 
 /**

@@ -9,10 +9,10 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { FILTER_NAMES } from '../src/contract/listing-filters';
 import { parse } from 'yaml';
-import { PublishListingCommand } from '../src/listings/commands/publish-listing/publish-listing.command';
-import { parseListing } from '../src/listings/listing.document';
+import { PublishListingCommand } from '../src/listings/write/commands/publish-listing/publish-listing.command';
+import { parseListing } from '../src/listings/write/listing.document';
 import { DirectoryMcpServer } from '../src/mcp/directory-mcp-server';
-import { WithdrawListingCommand } from '../src/listings/commands/withdraw-listing/withdraw-listing.command';
+import { WithdrawListingCommand } from '../src/listings/write/commands/withdraw-listing/withdraw-listing.command';
 import { getJson, REDIS_URL, RunningService, startService } from './support/harness';
 
 /**

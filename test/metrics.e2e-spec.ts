@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { EventStore } from '../src/event-store/event-store.service';
-import { LISTING_REVISED } from '../src/listings/events/listing-events';
-import { parseListing } from '../src/listings/listing.document';
+import { LISTING_REVISED } from '../src/listings/write/events/listing-events';
+import { parseListing } from '../src/listings/write/listing.document';
 import { getJson, RunningService, startService } from './support/harness';
 import { rawExchange } from './support/raw-http';
 

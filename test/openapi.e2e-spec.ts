@@ -2,7 +2,7 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { spawnSync } from 'node:child_process';
 import { createApp } from '../src/bootstrap';
-import { WithdrawListingCommand } from '../src/listings/commands/withdraw-listing/withdraw-listing.command';
+import { WithdrawListingCommand } from '../src/listings/write/commands/withdraw-listing/withdraw-listing.command';
 import { AppConfig } from '../src/config/app-config';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { freePort, getJson, RunningService, startService } from './support/harness';

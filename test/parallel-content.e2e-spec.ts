@@ -1,8 +1,8 @@
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { readFilesInParallel } from '../src/bulk/parallel-reading';
-import { collectFiles, readContentFile } from '../src/content/content-files';
+import { readFilesInParallel } from '../src/catalog/bulk/parallel-reading';
+import { collectFiles, readContentFile } from '../src/catalog/content/content-files';
 
 /**
  * A large ingest reads and validates its files on worker threads: what it finds, problems included, must

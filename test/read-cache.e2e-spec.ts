@@ -4,16 +4,16 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'yaml';
 import { createApp } from '../src/bootstrap';
 import { EventStore } from '../src/event-store/event-store.service';
-import { PublishListingCommand } from '../src/listings/commands/publish-listing/publish-listing.command';
-import { parseListing } from '../src/listings/listing.document';
-import { PublishErrorEntryCommand } from '../src/error-entries/commands/publish-error-entry/publish-error-entry.command';
-import { parseErrorEntry } from '../src/error-entries/error-entry.document';
+import { PublishListingCommand } from '../src/listings/write/commands/publish-listing/publish-listing.command';
+import { parseListing } from '../src/listings/write/listing.document';
+import { PublishErrorEntryCommand } from '../src/error-reference/write/commands/publish-error-entry/publish-error-entry.command';
+import { parseErrorEntry } from '../src/error-reference/write/error-entry.document';
 import { ProjectionWait } from '../src/projections/projection-wait';
 import { Redis } from 'ioredis';
-import { ReadCache } from '../src/read-models/read-cache';
-import { ReadModels } from '../src/read-models/read-models.service';
+import { ReadCache } from '../src/projections/read-cache';
+import { ReadModels } from '../src/projections/read-models.service';
 import { RedisConnection } from '../src/redis/redis-connection';
-import { storedBody, StoredBody } from '../src/rendering/stored-body';
+import { storedBody, StoredBody } from '../src/http/stored-body';
 import { commandsDuring, getJson, RunningService, startService, testConfig } from './support/harness';
 
 /**

@@ -1,6 +1,6 @@
-import { catalogRules, listingRules } from '../src/content/content-rules';
+import { catalogRules, listingRules } from '../src/catalog/content/content-rules';
 import { documentDigest } from '../src/event-store/content-digest';
-import { parseListing } from '../src/listings/listing.document';
+import { parseListing } from '../src/listings/write/listing.document';
 import { generateCatalog } from './support/synthetic-catalog';
 
 /** The benchmarks ingest synthetic catalogs through the real validation and content rules: every listing must pass them. */

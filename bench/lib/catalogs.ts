@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
-import { collectFiles } from '../../src/content/content-files';
+import { collectFiles } from '../../src/catalog/content/content-files';
 import { deleteMatching } from '../../src/redis/delete-matching';
 import { runCli } from './processes';
 import { generateCatalog, writeCatalog } from '../../test/support/synthetic-catalog';

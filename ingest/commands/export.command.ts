@@ -4,10 +4,10 @@ import { Command, CommandRunner } from 'nest-commander';
 import { stringify } from 'yaml';
 import { Categories } from '../../src/categories/categories';
 import { EventStore } from '../../src/event-store/event-store.service';
-import { errorEntryAggregate, ERROR_ENTRY_AGGREGATE } from '../../src/error-entries/error-entry.aggregate';
-import { BASED_ON_FIELD } from '../../src/content/content-files';
-import { listingAggregate, LISTING_AGGREGATE } from '../../src/listings/listing.aggregate';
-import { modelEntryAggregate, MODEL_ENTRY_AGGREGATE } from '../../src/models/model-entry.aggregate';
+import { errorEntryAggregate, ERROR_ENTRY_AGGREGATE } from '../../src/error-reference/write/error-entry.aggregate';
+import { BASED_ON_FIELD } from '../../src/catalog/content/content-files';
+import { listingAggregate, LISTING_AGGREGATE } from '../../src/listings/write/listing.aggregate';
+import { modelEntryAggregate, MODEL_ENTRY_AGGREGATE } from '../../src/models/write/model-entry.aggregate';
 
 /**
  * `export <folder>`: writes the current catalog, from the event store, as editor files

@@ -1,9 +1,9 @@
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { EventStore } from '../../src/event-store/event-store.service';
 import type { RevisedData, WithdrawnData } from '../../src/event-store/document-aggregate';
-import { ERROR_ENTRY_AGGREGATE } from '../../src/error-entries/error-entry.aggregate';
-import { LISTING_AGGREGATE } from '../../src/listings/listing.aggregate';
-import { MODEL_ENTRY_AGGREGATE } from '../../src/models/model-entry.aggregate';
+import { ERROR_ENTRY_AGGREGATE } from '../../src/error-reference/write/error-entry.aggregate';
+import { LISTING_AGGREGATE } from '../../src/listings/write/listing.aggregate';
+import { MODEL_ENTRY_AGGREGATE } from '../../src/models/write/model-entry.aggregate';
 
 /** `history <slug>`: the events of a listing (or error entry, or model entry), oldest first, newest last. */
 @Command({ name: 'history', arguments: '<id>', description: 'show the events of a listing (or of an error entry with --error, a model entry with --model)' })

@@ -1,9 +1,9 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { AppConfig, redactUrl } from '../../src/config/app-config';
-import { DocumentKind, formatProblem } from '../../src/content/content-files';
-import { ImportCatalogCommand, ImportItemResult, ImportReport, ImportStoppedError } from '../../src/import/import-catalog.command';
-import { PROJECTION_WAIT_MS } from '../../src/import/import-catalog.handler';
+import { DocumentKind, formatProblem } from '../../src/catalog/content/content-files';
+import { ImportCatalogCommand, ImportItemResult, ImportReport, ImportStoppedError } from '../../src/catalog/import/import-catalog.command';
+import { PROJECTION_WAIT_MS } from '../../src/catalog/import/import-catalog.handler';
 import { EXIT, reportStaleReadModels } from '../exit-codes';
 
 interface IngestOptions {

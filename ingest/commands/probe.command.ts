@@ -1,8 +1,8 @@
 import { Command, CommandRunner, Option } from 'nest-commander';
 import { AppConfig } from '../../src/config/app-config';
-import { censusTable } from '../../src/prober/census-table';
-import { LivenessProber } from '../../src/prober/liveness-prober';
-import { ProbeSchedule } from '../../src/prober/probe-schedule';
+import { censusTable } from '../../src/liveness/prober/census-table';
+import { LivenessProber } from '../../src/liveness/prober/liveness-prober';
+import { ProbeSchedule } from '../../src/liveness/prober/probe-schedule';
 import { EXIT } from '../exit-codes';
 
 interface ProbeOptions {

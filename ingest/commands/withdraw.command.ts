@@ -1,7 +1,7 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { Command, CommandRunner, Option } from 'nest-commander';
-import { PROJECTION_WAIT_MS } from '../../src/import/import-catalog.handler';
-import { WithdrawalReport, WithdrawFromDirectoryCommand } from '../../src/import/withdraw-from-directory.command';
+import { PROJECTION_WAIT_MS } from '../../src/catalog/import/import-catalog.handler';
+import { WithdrawalReport, WithdrawFromDirectoryCommand } from '../../src/catalog/import/withdraw-from-directory.command';
 import { EXIT, reportStaleReadModels } from '../exit-codes';
 import { KIND_NAMES } from './ingest.command';
 

@@ -1,13 +1,13 @@
 import { UnknownEventTypeError } from '../event-store/document-aggregate';
 import type { EventEnvelope } from '../event-store/event-envelope';
-import { ERROR_ENTRY_AGGREGATE, errorEntryAggregate } from '../error-entries/error-entry.aggregate';
-import type { ErrorEntryDocument } from '../error-entries/error-entry.document';
-import { LISTING_AGGREGATE, listingAggregate } from '../listings/listing.aggregate';
-import type { ListingDocument } from '../listings/listing.document';
-import type { Liveness } from '../contract/liveness';
-import { LIVENESS_AGGREGATE, livenessAggregate } from '../liveness/liveness.aggregate';
-import { MODEL_ENTRY_AGGREGATE, modelEntryAggregate } from '../models/model-entry.aggregate';
-import type { ModelEntryDocument } from '../models/model-entry.document';
+import { ERROR_ENTRY_AGGREGATE, errorEntryAggregate } from '../error-reference/write/error-entry.aggregate';
+import type { ErrorEntryDocument } from '../error-reference/write/error-entry.document';
+import { LISTING_AGGREGATE, listingAggregate } from '../listings/write/listing.aggregate';
+import type { ListingDocument } from '../listings/write/listing.document';
+import type { Liveness } from '../liveness/liveness.schema';
+import { LIVENESS_AGGREGATE, livenessAggregate } from '../liveness/rules/liveness.aggregate';
+import { MODEL_ENTRY_AGGREGATE, modelEntryAggregate } from '../models/write/model-entry.aggregate';
+import type { ModelEntryDocument } from '../models/write/model-entry.document';
 
 /** An event (its envelope, and its position in the log when read back). */
 export type CatalogEvent = Pick<EventEnvelope, 'type' | 'aggregateType' | 'aggregateId' | 'data'> & { position?: string };

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { hasHan, SLUG_PATTERN } from '../validation/validation';
+import { hasHan, SLUG_PATTERN } from '../contract/validation';
 
 export interface Category {
   slug: string;

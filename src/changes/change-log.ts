@@ -1,11 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { errorEntryAggregate } from '../error-entries/error-entry.aggregate';
+import { errorEntryAggregate } from '../error-reference/write/error-entry.aggregate';
 import type { StoredEvent } from '../event-store/event-envelope';
 import { comparePositions, EventStore } from '../event-store/event-store.service';
 import { START_POSITION } from '../event-store/event-store.service';
 import { describeEvent, DescribedChange, meaningOf, needsPrevious } from './change';
-import { modelEntryAggregate } from '../models/model-entry.aggregate';
-import { listingAggregate } from '../listings/listing.aggregate';
+import { modelEntryAggregate } from '../models/write/model-entry.aggregate';
+import { listingAggregate } from '../listings/write/listing.aggregate';
 import type { DocumentAggregate } from '../event-store/document-aggregate';
 
 /** A stretch of the feed, oldest first. */

@@ -1,17 +1,17 @@
-import type { ErrorEntryDocument } from '../error-entries/error-entry.document';
-import { ERROR_ENTRY_AGGREGATE } from '../error-entries/error-entry.aggregate';
-import { ERROR_ENTRY_PUBLISHED, ERROR_ENTRY_REVISED, ERROR_ENTRY_WITHDRAWN } from '../error-entries/events/error-entry-events';
+import type { ErrorEntryDocument } from '../error-reference/write/error-entry.document';
+import { ERROR_ENTRY_AGGREGATE } from '../error-reference/write/error-entry.aggregate';
+import { ERROR_ENTRY_PUBLISHED, ERROR_ENTRY_REVISED, ERROR_ENTRY_WITHDRAWN } from '../error-reference/write/events/error-entry-events';
 import { PublishedData, RevisedData, valuesOf, WithdrawnData } from '../event-store/document-aggregate';
 import { UNPUBLISHED_ERROR_ENTRY_FIELDS, UNPUBLISHED_LISTING_FIELDS, UNPUBLISHED_MODEL_ENTRY_FIELDS } from '../contract/listing-views';
 import type { StoredEvent } from '../event-store/event-envelope';
-import { LISTING_AGGREGATE } from '../listings/listing.aggregate';
-import { LIVENESS_AGGREGATE, LIVENESS_CHANGED, LIVENESS_CLEARED, LIVENESS_PUBLISHED } from '../liveness/liveness.aggregate';
-import { LISTING_PUBLISHED, LISTING_REVISED, LISTING_WITHDRAWN } from '../listings/events/listing-events';
-import type { ListingDocument } from '../listings/listing.document';
-import { MODEL_ENTRY_AGGREGATE, MODEL_ENTRY_PUBLISHED, MODEL_ENTRY_REVISED, MODEL_ENTRY_WITHDRAWN } from '../models/model-entry.aggregate';
-import type { ModelEntryDocument } from '../models/model-entry.document';
+import { LISTING_AGGREGATE } from '../listings/write/listing.aggregate';
+import { LIVENESS_AGGREGATE, LIVENESS_CHANGED, LIVENESS_CLEARED, LIVENESS_PUBLISHED } from '../liveness/rules/liveness.aggregate';
+import { LISTING_PUBLISHED, LISTING_REVISED, LISTING_WITHDRAWN } from '../listings/write/events/listing-events';
+import type { ListingDocument } from '../listings/write/listing.document';
+import { MODEL_ENTRY_AGGREGATE, MODEL_ENTRY_PUBLISHED, MODEL_ENTRY_REVISED, MODEL_ENTRY_WITHDRAWN } from '../models/write/model-entry.aggregate';
+import type { ModelEntryDocument } from '../models/write/model-entry.document';
 import type { Change, ChangeKind, ChangeType } from '../contract/responses';
-import { API_PREFIX } from '../rendering/listing-views';
+import { API_PREFIX } from '../listings/views/listing-views';
 import { encodeChangeCursor } from './change-cursor';
 
 /** A change with what a feed reader shows of it besides: the event's own id and the thing's name. */

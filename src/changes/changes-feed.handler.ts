@@ -1,7 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { ReadModels } from '../read-models/read-models.service';
-import { API_PREFIX } from '../rendering/listing-views';
-import { storedBody, StoredBody } from '../rendering/stored-body';
+import { ReadModels } from '../projections/read-models.service';
+import { API_PREFIX } from '../listings/views/listing-views';
+import { storedBody, StoredBody } from '../http/stored-body';
 import { AtomEntry, AtomLink, renderAtom, renderRss } from './atom-feed';
 import { encodeChangeCursor } from './change-cursor';
 import { ChangeLog } from './change-log';

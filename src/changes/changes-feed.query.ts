@@ -1,5 +1,5 @@
 import { Query } from '@nestjs/cqrs';
-import type { StoredBody } from '../rendering/stored-body';
+import type { StoredBody } from '../http/stored-body';
 import { changesUrl } from './list-changes.query';
 
 /** Where the public directory serves its RSS feed, and so do we. */

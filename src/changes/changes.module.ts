@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { EventStoreModule } from '../event-store/event-store.module';
-import { ReadModelsModule } from '../read-models/read-models.module';
+import { ReadModelsModule } from '../projections/read-models.module';
 import { ChangeLog } from './change-log';
 import { ChangesFeedHandler } from './changes-feed.handler';
 import { LatestChangesHandler } from './latest-changes.handler';

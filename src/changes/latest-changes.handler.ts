@@ -1,7 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import type { Change } from '../contract/responses';
-import { ReadModels } from '../read-models/read-models.service';
-import { storedBody, StoredBody } from '../rendering/stored-body';
+import { ReadModels } from '../projections/read-models.service';
+import { storedBody, StoredBody } from '../http/stored-body';
 import { ChangeLog } from './change-log';
 import { LatestChangesQuery } from './latest-changes.query';
 

@@ -1,5 +1,5 @@
 import { Query } from '@nestjs/cqrs';
-import type { StoredBody } from '../rendering/stored-body';
+import type { StoredBody } from '../http/stored-body';
 
 /**
  * The newest `limit` changes, newest first, each with the name of what changed: what the Atom feed shows

@@ -1,8 +1,8 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { badRequest } from '../http/problem';
-import { ReadModels } from '../read-models/read-models.service';
-import { API_PREFIX } from '../rendering/listing-views';
-import { storedBody, StoredBody } from '../rendering/stored-body';
+import { ReadModels } from '../projections/read-models.service';
+import { API_PREFIX } from '../listings/views/listing-views';
+import { storedBody, StoredBody } from '../http/stored-body';
 import { encodeChangeCursor } from './change-cursor';
 import { ChangeLog } from './change-log';
 import { ListChangesQuery } from './list-changes.query';

@@ -1,6 +1,6 @@
 import { Query } from '@nestjs/cqrs';
-import { API_PREFIX } from '../rendering/listing-views';
-import type { StoredBody } from '../rendering/stored-body';
+import { API_PREFIX } from '../listings/views/listing-views';
+import type { StoredBody } from '../http/stored-body';
 
 /** The canonical URL of a page of the feed at `path`: `since` (when given), then `limit`. */
 export function changesUrl(path: string, since: string | null, limit: number): string {

@@ -175,7 +175,7 @@ const hostTable = z
   .default(new Map<string, string>());
 
 /**
- * The prober's settings (src/prober/; run by `ingest probe`, never by the service), as `config.liveness`.
+ * The prober's settings (src/liveness/prober/; run by `ingest probe`, never by the service), as `config.liveness`.
  * The last three are for tests: a table of names that replaces DNS, address ranges let through although
  * private, and extra certificate authorities. Empty by default, so the prober's defaults refuse loopback
  * and private addresses and ask DNS.

@@ -1,10 +1,10 @@
 import 'reflect-metadata';
 import { getMetadataStorage } from 'class-validator';
 import { z } from 'zod';
-import { ErrorEntryDocumentDto } from '../error-entries/error-entry.document';
-import { nestedTypeOf } from '../validation/validation';
+import { ErrorEntryDocumentDto } from '../error-reference/write/error-entry.document';
+import { nestedTypeOf } from './validation';
 import { DERIVED_SOURCE_FIELDS } from './listing-facts';
-import { LISTING_FIELDS, ListingDocumentDto } from '../listings/listing.document';
+import { LISTING_FIELDS, ListingDocumentDto } from '../listings/write/listing.document';
 import {
   DERIVED_LISTING_FIELDS,
   ERROR_ENTRY_VIEW_FIELDS,

@@ -1,23 +1,8 @@
 import { z } from 'zod';
-import {
-  CURRENCIES,
-  LIFECYCLE_STATUSES,
-  LIMIT_METRICS,
-  LIMIT_PERIODS,
-  LIMIT_SCOPES,
-  MCP_AUTH,
-  MCP_TRANSPORTS,
-  MODALITIES,
-  MODEL_KINDS,
-  PACKAGE_REGISTRIES,
-  PAYMENT_METHODS,
-  PRICING_MODELS,
-  QUOTA_PERIODS,
-  RATE_UNITS,
-} from '../listings/listing-facts';
+import { CURRENCIES, LIFECYCLE_STATUSES, LIMIT_METRICS, LIMIT_PERIODS, LIMIT_SCOPES, MCP_AUTH, MCP_TRANSPORTS, MODALITIES, MODEL_KINDS, PACKAGE_REGISTRIES, PAYMENT_METHODS, PRICING_MODELS, QUOTA_PERIODS, RATE_UNITS } from './vocabulary';
 
 /**
- * The facts agents decide by, as the views publish them (src/listings/listing-facts.ts has the content
+ * The facts agents decide by, as the views publish them (src/listings/write/listing-facts.ts has the content
  * files' side; listing-contract.spec.ts holds the two together, nested fields included).
  */
 

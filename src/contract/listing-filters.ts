@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { COMPARED_RATE_UNITS, LIFECYCLE_STATUSES } from '../listings/listing-facts';
-import { AUTH_TYPES, SDK_LANGUAGES } from '../listings/listing.document';
-import { LIVE_FILTER_VALUES } from './liveness';
+import { COMPARED_RATE_UNITS, LIFECYCLE_STATUSES } from './vocabulary';
+import { AUTH_TYPES, SDK_LANGUAGES } from './vocabulary';
+import { LIVE_FILTER_VALUES } from '../liveness/liveness.schema';
 
 /**
- * The filters of search and list, defined once: the HTTP query parameters (src/tools/listing-filters.ts
+ * The filters of search and list, defined once: the HTTP query parameters (src/listings/read/listing-filters.ts
  * parses them), their OpenAPI parameters, the MCP tools' arguments and the `filters` echoed in answers are
  * all derived from this table.
  */

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { AUTH_TYPES, CODE_LANGUAGES, LISTING_STATUSES, SDK_LANGUAGES } from '../listings/listing.document';
-import { livenessSchema } from './liveness';
+import { AUTH_TYPES, CODE_LANGUAGES, LISTING_STATUSES, SDK_LANGUAGES } from './vocabulary';
+import { livenessSchema } from '../liveness/liveness.schema';
 import { factSourcesSchema, lifecycleSchema, marketsSchema, mcpServerSchema, modelSchema, pricesSchema, providerSchema, rateLimitsSchema } from './listing-facts';
 
 /**
  * The published views of a listing, in zod: every field a view may show is defined once here (type and
  * description), and each view is an ordered list of those fields. The renderers send exactly these keys in
  * this order; the OpenAPI component schemas, the MCP output schemas and the TypeScript types are derived
- * from the same objects. A field added to the content DTO (src/listings/listing.document.ts) must be added
+ * from the same objects. A field added to the content DTO (src/listings/write/listing.document.ts) must be added
  * here too, or to UNPUBLISHED_LISTING_FIELDS: listing-contract.spec.ts holds the two together field by field.
  */
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { COMPARED_RATE_UNITS } from '../listings/listing-facts';
+import { COMPARED_RATE_UNITS } from './vocabulary';
 import { filtersSchema } from './listing-filters';
-import { livenessEntrySchema, livenessResponseSchema } from './liveness';
+import { livenessEntrySchema, livenessResponseSchema } from '../liveness/liveness.schema';
 import {
   categorySchema,
   codeExampleSchema,

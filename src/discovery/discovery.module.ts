@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ReadModelsModule } from '../read-models/read-models.module';
+import { ReadModelsModule } from '../projections/read-models.module';
 import { DiscoveryController } from './discovery.controller';
 import { GetLlmsTextHandler } from './llms-txt.handler';
 

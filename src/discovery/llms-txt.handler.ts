@@ -4,9 +4,9 @@ import { NO_FILTERS } from '../contract/listing-filters';
 import type { ToolSummary } from '../contract/listing-views';
 import { FILTER_LIST } from '../contract/listing-filters';
 import type { ToolDetailResponse } from '../contract/responses';
-import { unconfirmed } from '../listings/listing-facts';
-import { ReadModels } from '../read-models/read-models.service';
-import { storedBody, StoredBody } from '../rendering/stored-body';
+import { unconfirmed } from '../listings/write/listing-facts';
+import { ReadModels } from '../projections/read-models.service';
+import { storedBody, StoredBody } from '../http/stored-body';
 import { GetLlmsTextQuery } from './llms-txt.query';
 import { ENTRY_POINTS } from './service-index';
 

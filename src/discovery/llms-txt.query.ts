@@ -1,5 +1,5 @@
 import { Query } from '@nestjs/cqrs';
-import type { StoredBody } from '../rendering/stored-body';
+import type { StoredBody } from '../http/stored-body';
 
 /** GET /llms.txt (the directory for a language model: what it is, how to reach it, its APIs by category), or /llms-full.txt. */
 export class GetLlmsTextQuery extends Query<StoredBody> {

@@ -1,7 +1,7 @@
 import { MCP_PATH, WELL_KNOWN_MCP_PATH } from '../http/mcp-paths';
-import { API_PREFIX } from '../rendering/listing-views';
+import { API_PREFIX } from '../listings/views/listing-views';
 import { OPENAPI_DOCUMENT } from '../openapi/openapi.document';
-import { storedBody } from '../rendering/stored-body';
+import { storedBody } from '../http/stored-body';
 
 /** Where an agent that knows only the base URL finds everything (relative to the base URL). */
 export const ENTRY_POINTS = {

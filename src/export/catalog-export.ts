@@ -1,17 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { Categories } from '../categories/categories';
 import { encodeChangeCursor } from '../changes/change-cursor';
-import { ERROR_ENTRY_AGGREGATE, errorEntryAggregate } from '../error-entries/error-entry.aggregate';
-import type { ErrorEntryDocument } from '../error-entries/error-entry.document';
+import { ERROR_ENTRY_AGGREGATE, errorEntryAggregate } from '../error-reference/write/error-entry.aggregate';
+import type { ErrorEntryDocument } from '../error-reference/write/error-entry.document';
 import { comparePositions, EventStore, START_POSITION } from '../event-store/event-store.service';
-import { LISTING_AGGREGATE, listingAggregate } from '../listings/listing.aggregate';
-import type { ListingDocument } from '../listings/listing.document';
-import { ReadModels } from '../read-models/read-models.service';
-import { RenderState, cardOf } from '../rendering/render-state';
-import { categoryList } from '../rendering/categories-view';
-import { renderErrorEntry } from '../rendering/error-entry-view';
-import { API_PREFIX, detailTool } from '../rendering/listing-views';
-import { livenessAggregate } from '../liveness/liveness.aggregate';
+import { LISTING_AGGREGATE, listingAggregate } from '../listings/write/listing.aggregate';
+import type { ListingDocument } from '../listings/write/listing.document';
+import { ReadModels } from '../projections/read-models.service';
+import { RenderState, cardOf } from '../listings/views/render-state';
+import { categoryList } from '../categories/views/categories-view';
+import { renderErrorEntry } from '../error-reference/views/error-entry-view';
+import { API_PREFIX, detailTool } from '../listings/views/listing-views';
+import { livenessAggregate } from '../liveness/rules/liveness.aggregate';
 
 /** Listings read at a time (stored details, or documents from the event store): a share is all the memory an export holds. */
 const SHARE = 100;

@@ -8,8 +8,8 @@ import { chooseEncoding } from '../http/compression';
 import { ApiProblem } from '../http/problem';
 import { parseMoment, QueryParams, single } from '../http/query-params';
 import { CACHE_CONTROL, matchesEtag, sendJson } from '../http/send-json';
-import { ReadModels } from '../read-models/read-models.service';
-import { storedBody } from '../rendering/stored-body';
+import { ReadModels } from '../projections/read-models.service';
+import { storedBody } from '../http/stored-body';
 import { CatalogExport, CatalogSnapshot } from './catalog-export';
 
 /** The export's JSON Schema (draft 2020-12), from the published zod schema: made once. */

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { EventStoreModule } from '../event-store/event-store.module';
-import { ReadModelsModule } from '../read-models/read-models.module';
+import { ReadModelsModule } from '../projections/read-models.module';
 import { CatalogExport } from './catalog-export';
 import { ExportController } from './export.controller';
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { storedBody } from '../rendering/stored-body';
+import { storedBody } from './stored-body';
 import { chooseEncoding, encodedBody, MIN_COMPRESSED_BYTES, negotiate } from './compression';
 
 const body = () => storedBody(JSON.stringify({ success: true, items: Array.from({ length: 200 }, (_, i) => ({ i, name: `listing ${i}` })) }));

@@ -1,6 +1,6 @@
 import Negotiator from 'negotiator';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import type { StoredBody } from '../rendering/stored-body';
+import type { StoredBody } from './stored-body';
 
 /**
  * Response compression, done once per body: a body is compressed the first time a client asks for an

@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
-import type { BrowsePosition } from '../search/search-index';
 import { badRequest } from './problem';
+
+/** A place in the browse order (popularity, then slug): a page that starts after it keeps its place whatever changes before it. */
+export interface BrowsePosition {
+  popularity: number;
+  slug: string;
+}
 
 /**
  * Opaque `cursor`s for the next page: where the page ends, and a fingerprint of the request it belongs

@@ -1,5 +1,5 @@
 import { ApiProblem } from './problem';
-import { parseIds } from '../tools/compare/compare-params';
+import { parseIds } from '../listings/read/compare/compare-params';
 import { parseLimit, single } from './query-params';
 
 describe('query parameters', () => {

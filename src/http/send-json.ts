@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { storedBody, StoredBody } from '../rendering/stored-body';
+import { storedBody, StoredBody } from './stored-body';
 import { chooseEncoding, encodedBody } from './compression';
 
 /** Content may change with any ingest: caches keep it a minute and then revalidate with the ETag. */

@@ -1,19 +1,19 @@
 import type { Query } from '@nestjs/cqrs';
 import { z } from 'zod';
-import { listErrorsQueryOf } from '../error-reference/list-errors-params';
+import { listErrorsQueryOf } from '../error-reference/read/list-errors-params';
 import { badRequest } from '../http/problem';
 import { MAX_LIMIT, QueryParams } from '../http/query-params';
-import { LIVE_FILTER_VALUES } from '../contract/liveness';
+import { LIVE_FILTER_VALUES } from '../liveness/liveness.schema';
 import { FILTER_LIST, FILTER_NAMES, FilterKind, FilterName, LISTING_FILTERS } from '../contract/listing-filters';
-import { COMPARED_RATE_UNITS, LIFECYCLE_STATUSES } from '../listings/listing-facts';
-import { AUTH_TYPES } from '../listings/listing.document';
-import type { StoredBody } from '../rendering/stored-body';
-import { ListCategoriesQuery } from '../tools/categories/list-categories.query';
-import { compareQueryOf, MAX_COMPARE, MIN_COMPARE } from '../tools/compare/compare-params';
-import { GetToolQuery } from '../tools/detail/get-tool.query';
-import { listQueryOf } from '../tools/list/list-params';
-import { MAX_QUERY_LENGTH, searchQueryOf } from '../tools/search/search-params';
-import type { SearchToolsQuery } from '../tools/search/search-tools.query';
+import { COMPARED_RATE_UNITS, LIFECYCLE_STATUSES } from '../contract/vocabulary';
+import { AUTH_TYPES } from '../contract/vocabulary';
+import type { StoredBody } from '../http/stored-body';
+import { ListCategoriesQuery } from '../categories/read/list-categories.query';
+import { compareQueryOf, MAX_COMPARE, MIN_COMPARE } from '../listings/read/compare/compare-params';
+import { GetToolQuery } from '../listings/read/detail/get-tool.query';
+import { listQueryOf } from '../listings/read/list/list-params';
+import { MAX_QUERY_LENGTH, searchQueryOf } from '../listings/read/search/search-params';
+import type { SearchToolsQuery } from '../listings/read/search/search-tools.query';
 import {
   categoriesOutputSchema,
   compareOutputSchema,
@@ -103,7 +103,7 @@ const numberOrText = (bounds: { type?: 'integer'; minimum: number }) => (error: 
 
 /**
  * Each kind of filter as a JSON argument (booleans and numbers as such, where a query string has text).
- * Only the JSON type is checked here: every value goes on to the HTTP API's parsers (src/tools/listing-filters.ts),
+ * Only the JSON type is checked here: every value goes on to the HTTP API's parsers (src/listings/read/listing-filters.ts),
  * which read it as they read a query parameter and word what is wrong as they do.
  */
 const FILTER_ARGUMENTS: Record<FilterKind, (error: ReturnType<typeof mustBe>) => z.ZodType<string | number | boolean>> = {

@@ -8,7 +8,7 @@ import { MCP_PATH, PUBLIC_DIRECTORY_MCP_PATH, WELL_KNOWN_MCP_PATH } from '../htt
 import { sendProblem } from '../http/problem';
 import { sendJson } from '../http/send-json';
 import { RequestBudget } from '../operations/request-rate-limit';
-import { storedBody } from '../rendering/stored-body';
+import { storedBody } from '../http/stored-body';
 import { mcpTurn } from './bounded-requests';
 import { DIRECTORY_TOOLS } from './directory-tools';
 import { DirectoryMcpServer, INSTRUCTIONS, LISTING_URI_TEMPLATE, SERVER_NAME, SERVER_TITLE, SERVER_VERSION } from './directory-mcp-server';

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { lifecycleSchema, modelSchema, rateLimitsSchema, rateSchema, sourceSchema } from '../contract/listing-facts';
 import type { ComparisonRow, ToolDetail, ToolSummary } from '../contract/listing-views';
-import { unconfirmed } from '../listings/listing-facts';
+import { unconfirmed } from '../listings/write/listing-facts';
 import type { CategoriesResponse, CompareResponse, ErrorsResponse, ListResponse, SearchResponse, ToolDetailResponse } from '../contract/responses';
 
 /**

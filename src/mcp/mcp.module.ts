@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { ErrorReferenceModule } from '../error-reference/error-reference.module';
+import { ErrorReferenceModule } from '../error-reference/read/error-reference-read.module';
 import { OperationsModule } from '../operations/operations.module';
-import { ToolsModule } from '../tools/tools.module';
+import { ToolsModule } from '../listings/read/listings-read.module';
 import { DirectoryMcpServer } from './directory-mcp-server';
 import { McpHttpController } from './mcp-http.controller';
 

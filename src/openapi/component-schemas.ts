@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { FilterKind } from '../contract/listing-filters';
-import { LIVE_FILTER_VALUES } from '../contract/liveness';
-import { LIFECYCLE_STATUSES, RATE_UNITS } from '../listings/listing-facts';
-import { AUTH_TYPES } from '../listings/listing.document';
+import { LIVE_FILTER_VALUES } from '../liveness/liveness.schema';
+import { LIFECYCLE_STATUSES, RATE_UNITS } from '../contract/vocabulary';
+import { AUTH_TYPES } from '../contract/vocabulary';
 import { PUBLISHED_SCHEMAS } from '../contract/responses';
 
 type JsonSchema = Record<string, unknown>;

@@ -1,6 +1,6 @@
 import { Controller, Get, Req, Res } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { storedBody } from '../rendering/stored-body';
+import { storedBody } from '../http/stored-body';
 import { sendJson } from '../http/send-json';
 import { OPENAPI_DOCUMENT } from './openapi.document';
 

@@ -4,12 +4,12 @@ import { ENCODINGS, MIN_COMPRESSED_BYTES } from '../http/compression';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../http/query-params';
 import { z } from 'zod';
 import { FILTER_NAMES, LISTING_FILTERS } from '../contract/listing-filters';
-import { LIVE_FILTER_VALUES } from '../contract/liveness';
+import { LIVE_FILTER_VALUES } from '../liveness/liveness.schema';
 import type { PublishedSchemaName } from '../contract/responses';
-import { MAX_COMPARE, MIN_COMPARE } from '../tools/compare/compare-params';
-import { HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT } from '../tools/history/listing-history-params';
-import { LIST_DEFAULT_LIMIT } from '../tools/list/list-params';
-import { MAX_QUERY_LENGTH } from '../tools/search/search-params';
+import { MAX_COMPARE, MIN_COMPARE } from '../listings/read/compare/compare-params';
+import { HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT } from '../listings/read/history/listing-history-params';
+import { LIST_DEFAULT_LIMIT } from '../listings/read/list/list-params';
+import { MAX_QUERY_LENGTH } from '../listings/read/search/search-params';
 import { componentSchemas, FILTER_PARAMETER_SCHEMAS, jsonSchemaOf } from './component-schemas';
 
 /**

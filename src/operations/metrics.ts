@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { ReadModels } from '../read-models/read-models.service';
-import type { ReadCacheSection } from '../read-models/read-cache';
+import { ReadModels } from '../projections/read-models.service';
+import type { ReadCacheSection } from '../projections/read-cache';
 import { RedisConnection } from '../redis/redis-connection';
 
 /** Seconds: from a cached answer (well under a millisecond) to a request stuck behind a slow store. */

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { ReadModelsModule } from '../read-models/read-models.module';
+import { ReadModelsModule } from '../projections/read-models.module';
 import { Connections } from './connections';
 import { Draining } from './draining';
 import { Metrics } from './metrics';

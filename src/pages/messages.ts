@@ -1,8 +1,8 @@
 import type { FilterName } from '../contract/listing-filters';
 import type { ChangeKind, ChangeType } from '../contract/responses';
-import type { LiveFilterValue, TargetKind, TargetState } from '../contract/liveness';
-import type { AuthType, ListingStatus } from '../listings/listing.document';
-import type { LIMIT_METRICS, LIMIT_PERIODS, LIMIT_SCOPES, LifecycleStatus, RateUnit } from '../listings/listing-facts';
+import type { LiveFilterValue, TargetKind, TargetState } from '../liveness/liveness.schema';
+import type { AuthType, ListingStatus } from '../contract/vocabulary';
+import type { LIMIT_METRICS, LIMIT_PERIODS, LIMIT_SCOPES, LifecycleStatus, RateUnit } from '../contract/vocabulary';
 
 /**
  * Every string of the pages' interface, in English and in Chinese: one table, so a string added in one

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { storedBody, StoredBody } from '../rendering/stored-body';
+import { storedBody, StoredBody } from '../http/stored-body';
 
 /**
  * The pages' own static files: one stylesheet, one script (copy buttons, search as you type) and the

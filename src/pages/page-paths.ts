@@ -1,5 +1,5 @@
 import type { ListingFilters } from '../contract/listing-filters';
-import { filterParams } from '../tools/listing-filters';
+import { filterParams } from '../listings/read/listing-filters';
 import type { Lang } from './messages';
 
 /**

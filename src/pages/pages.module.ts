@@ -1,7 +1,7 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { OperationsModule } from '../operations/operations.module';
 import { RequestBudget } from '../operations/request-rate-limit';
-import { ReadModelsModule } from '../read-models/read-models.module';
+import { ReadModelsModule } from '../projections/read-models.module';
 import { prefersHtml } from './negotiation';
 import { sendErrorPage } from './page-errors.filter';
 import { isPagePath } from './page-paths';

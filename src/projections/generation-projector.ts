@@ -2,18 +2,18 @@ import { foldCatalogEvents } from '../catalog/catalog-events';
 import type { Categories } from '../categories/categories';
 import type { StoredEvent } from '../event-store/event-envelope';
 import { EventStore, shares, START_POSITION } from '../event-store/event-store.service';
-import { errorEntryAggregate } from '../error-entries/error-entry.aggregate';
-import { ErrorEntryDocument, errorEntryId } from '../error-entries/error-entry.document';
-import { listingAggregate } from '../listings/listing.aggregate';
-import type { ListingDocument } from '../listings/listing.document';
-import type { Liveness } from '../contract/liveness';
-import { livenessAggregate } from '../liveness/liveness.aggregate';
+import { errorEntryAggregate } from '../error-reference/write/error-entry.aggregate';
+import { ErrorEntryDocument, errorEntryId } from '../error-reference/write/error-entry.document';
+import { listingAggregate } from '../listings/write/listing.aggregate';
+import type { ListingDocument } from '../listings/write/listing.document';
+import type { Liveness } from '../liveness/liveness.schema';
+import { livenessAggregate } from '../liveness/rules/liveness.aggregate';
 import type { RedisClient } from '../redis/redis-connection';
 import type { GenerationKeys } from '../redis/redis-keys';
-import { RenderState, cardOf } from '../rendering/render-state';
-import { renderCategories } from '../rendering/categories-view';
-import { renderErrorEntry } from '../rendering/error-entry-view';
-import { relatedListings, renderListing } from '../rendering/listing-views';
+import { RenderState, cardOf } from '../listings/views/render-state';
+import { renderCategories } from '../categories/views/categories-view';
+import { renderErrorEntry } from '../error-reference/views/error-entry-view';
+import { relatedListings, renderListing } from '../listings/views/listing-views';
 
 /** Bump when what the projector writes changes: generations built by another version are rebuilt. */
 export const READ_MODEL_VERSION = '6';

@@ -69,7 +69,7 @@ export class RedisKeys {
     return `{${this.namespace}:rl:${client}}:searches`;
   }
 
-  // the prober (src/prober/)
+  // the prober (src/liveness/prober/)
   /** slug -> JSON of what the prober remembers of a listing between passes (failures not yet confirmed, the last ok). */
   get livenessMemory(): string {
     return `{${this.namespace}:lv}:memory`;

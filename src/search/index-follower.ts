@@ -1,9 +1,9 @@
 import { foldCatalogEvents } from '../catalog/catalog-events';
 import type { Categories } from '../categories/categories';
-import type { Liveness } from '../contract/liveness';
+import type { Liveness } from '../liveness/liveness.schema';
 import { comparePositions, EventStore, START_POSITION } from '../event-store/event-store.service';
-import { listingAggregate } from '../listings/listing.aggregate';
-import { renderSummary } from '../rendering/listing-views';
+import { listingAggregate } from '../listings/write/listing.aggregate';
+import { renderSummary } from '../listings/views/listing-views';
 import { IndexedListing, SearchIndex } from './search-index';
 
 /** Events read from the log at a time. */

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { Categories } from '../categories/categories';
 import type { Category } from '../categories/categories';
-import { collectFiles, readContentFile } from '../content/content-files';
-import type { ListingDocument } from '../listings/listing.document';
+import { collectFiles, readContentFile } from '../catalog/content/content-files';
+import type { ListingDocument } from '../listings/write/listing.document';
 import { aliasTerms, modelNames, PostingScorer, searchFieldTexts } from './listing-postings';
 import { FIELD_BITS, SEARCH_FIELDS } from './search-fields';
 import { indexTerms, joinedTerms } from './tokenizer';

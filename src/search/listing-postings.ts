@@ -1,5 +1,6 @@
 import type { Category } from '../categories/categories';
-import { aliasKey, type ListingDocument } from '../listings/listing.document';
+import { type ListingDocument } from '../listings/write/listing.document';
+import { aliasKey } from '../contract/vocabulary';
 import { FIELD_BITS, SEARCH_FIELDS } from './search-fields';
 import { indexTerms, isHan, joinedTerms } from './tokenizer';
 

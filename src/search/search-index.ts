@@ -1,8 +1,11 @@
+import type { BrowsePosition } from '../http/paging-cursor';
 import type { Category } from '../categories/categories';
 import type { ListingFilters } from '../contract/listing-filters';
-import { LIVE_FILTER_VALUES, LiveFilterValue } from '../contract/liveness';
-import { lowestRates, type LifecycleStatus } from '../listings/listing-facts';
-import { aliasKey, type ListingDocument } from '../listings/listing.document';
+import { LIVE_FILTER_VALUES, LiveFilterValue } from '../liveness/liveness.schema';
+import { lowestRates } from '../listings/write/listing-facts';
+import { type LifecycleStatus } from '../contract/vocabulary';
+import { type ListingDocument } from '../listings/write/listing.document';
+import { aliasKey } from '../contract/vocabulary';
 import { PostingScorer } from './listing-postings';
 import { NewPostings, PostingLists } from './posting-lists';
 import { ClauseInterpretation, interpret, planQuery } from './query-plan';
@@ -42,11 +45,7 @@ export interface SearchAnswer {
   interpretation: ClauseInterpretation[];
 }
 
-/** A place in the browse order (popularity, then slug): a page that starts after it keeps its place whatever changes before it. */
-export interface BrowsePosition {
-  popularity: number;
-  slug: string;
-}
+export type { BrowsePosition };
 
 export interface BrowsePage {
   /** Listings that pass the filters. */

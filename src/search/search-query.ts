@@ -1,5 +1,5 @@
 import synonymData from './synonyms.json';
-import { aliasKey } from '../listings/listing.document';
+import { aliasKey } from '../contract/vocabulary';
 import { bigrams, hanWords, normalize, stem, STOP_WORDS } from './tokenizer';
 
 /** One term to look up: exact, or also as a prefix, or within `maxEdits` edits when it is not indexed. */

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BrowserContext, chromium, Page } from 'playwright-core';
-import { WithdrawListingCommand } from '../../src/listings/commands/withdraw-listing/withdraw-listing.command';
+import { WithdrawListingCommand } from '../../src/listings/write/commands/withdraw-listing/withdraw-listing.command';
 import { RunningService, startService } from '../support/harness';
 
 /**

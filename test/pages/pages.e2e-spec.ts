@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import type { CompareResponse, ToolDetailResponse } from '../../src/contract/responses';
-import { WithdrawListingCommand } from '../../src/listings/commands/withdraw-listing/withdraw-listing.command';
+import { WithdrawListingCommand } from '../../src/listings/write/commands/withdraw-listing/withdraw-listing.command';
 import { MESSAGES } from '../../src/pages/messages';
 import { PAGE_CSP } from '../../src/pages/page-errors.filter';
 import { RunningService, startService } from '../support/harness';

@@ -8,7 +8,7 @@ import { EventStore } from '../../src/event-store/event-store.service';
 import { ProjectionWait } from '../../src/projections/projection-wait';
 import { createApp } from '../../src/bootstrap';
 import { AppConfig } from '../../src/config/app-config';
-import { ImportCatalogCommand, ImportOptions, ImportReport } from '../../src/import/import-catalog.command';
+import { ImportCatalogCommand, ImportOptions, ImportReport } from '../../src/catalog/import/import-catalog.command';
 import { drainAndClose } from '../../src/operations/shutdown';
 import { deleteMatching } from '../../src/redis/delete-matching';
 

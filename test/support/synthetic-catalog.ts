@@ -1,7 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import { ListingDocument, parseListing } from '../../src/listings/listing.document';
+import { ListingDocument, parseListing } from '../../src/listings/write/listing.document';
 
 /**
  * Synthetic catalogs for benchmarks: each listing is a real listing of fixtures/ under a new, unique name,

@@ -1,8 +1,8 @@
 import { FILTER_NAMES, FilterName, LISTING_FILTERS } from '../../contract/listing-filters';
-import { LIVE_FILTER_VALUES } from '../../contract/liveness';
+import { LIVE_FILTER_VALUES } from '../../liveness/liveness.schema';
 import type { CategoriesResponse, SearchResponse } from '../../contract/responses';
-import { COMPARED_RATE_UNITS, LIFECYCLE_STATUSES } from '../../listings/listing-facts';
-import { AUTH_TYPES, SDK_LANGUAGES } from '../../listings/listing.document';
+import { COMPARED_RATE_UNITS, LIFECYCLE_STATUSES } from '../../contract/vocabulary';
+import { AUTH_TYPES, SDK_LANGUAGES } from '../../contract/vocabulary';
 import { PAGE_PATHS } from '../page-paths';
 import { SearchBox } from './home';
 import { itemList } from './json-ld';

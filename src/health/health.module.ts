@@ -1,7 +1,0 @@
-import { Module } from '@nestjs/common';
-import { ReadModelsModule } from '../read-models/read-models.module';
-import { HealthController } from './health.controller';
-
-/** Liveness and readiness for orchestrators. */
-@Module({ imports: [ReadModelsModule], controllers: [HealthController] })
-export class HealthModule {}

@@ -1,0 +1,47 @@
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { Categories } from '../../../categories/categories';
+import { ReadModels } from '../../../projections/read-models.service';
+import { API_PREFIX } from '../../views/listing-views';
+import { storedBody, StoredBody } from '../../../http/stored-body';
+import { browseCursor } from '../../../http/paging-cursor';
+import { ListToolsQuery } from './list-tools.query';
+
+/**
+ * A page of the whole directory, most popular first, from this process's search index (which holds every
+ * listing's summary). The cursor names the last listing of the page, so a page starts where the last one
+ * ended even when listings are added or withdrawn in between.
+ */
+@QueryHandler(ListToolsQuery)
+export class ListToolsHandler implements IQueryHandler<ListToolsQuery, StoredBody> {
+  constructor(
+    private readonly readModels: ReadModels,
+    private readonly categories: Categories,
+  ) {}
+
+  execute(query: ListToolsQuery): Promise<StoredBody> {
+    return this.readModels.response(query.url, async () => {
+      const index = await this.readModels.searchIndex();
+      const page = index.browse(query.filters, { limit: query.limit, after: query.after ?? undefined });
+      const nextCursor = page.next ? browseCursor(page.next, query.request) : null;
+      const head = JSON.stringify({
+        success: true,
+        total: page.total,
+        returned: page.listings.length,
+        limit: query.limit,
+        filters: query.filters,
+        nextCursor,
+        categories: this.categories.all.map((c) => c.slug),
+      });
+      const links = {
+        self: query.url,
+        ...(nextCursor ? { next: `${query.request}&cursor=${nextCursor}` } : {}),
+        search: `${API_PREFIX}/tools/search?q={query}`,
+        compare: `${API_PREFIX}/tools/compare?ids={slugs}`,
+        categories: `${API_PREFIX}/tools/categories`,
+        detail: `${API_PREFIX}/tools/{slug}`,
+      };
+      const tools = page.listings.map((listing) => listing.summary).join(',');
+      return storedBody(`${head.slice(0, -1)},"tools":[${tools}],"_links":${JSON.stringify(links)}}`);
+    });
+  }
+}
