@@ -90,7 +90,7 @@ export const providerSchema = z
   .object({
     name: text.describe("The company's name."),
     nameCn: text.nullable().describe("The company's Chinese name, where it has one."),
-    country: regionCode.describe('Where the company is headquartered: lowercase ISO 3166-1 alpha-2 code.'),
+    country: regionCode.nullable().describe("Where the company is headquartered: lowercase ISO 3166-1 alpha-2 code; null where no page of the provider's says."),
     dataRegions: z.array(regionCode).describe('Where it says it processes or stores data (country codes, or eu); empty when it does not say.'),
     source: sourceSchema,
     dataRegionsSource: sourceSchema.nullable(),

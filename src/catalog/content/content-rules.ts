@@ -100,8 +100,11 @@ export function recheckRule(listing: ListingDocument, previous: ListingDocument 
   (listing.models ?? []).forEach((model, i) => {
     const before = modelsBefore.get(model.id);
     if (!before) return;
-    compare(`models.${i}.source`, { ...model, lifecycle: null }, { ...before, lifecycle: null }, withRates(model.source, model.prices), withRates(before.source, before.prices));
+    // Which model entry an offer serves is its identity, not a fact of the offer; its capabilities carry their own source.
+    const offerFacts = (offer: typeof model) => ({ ...offer, lifecycle: null, canonical: null, capabilities: null });
+    compare(`models.${i}.source`, offerFacts(model), offerFacts(before), withRates(model.source, model.prices), withRates(before.source, before.prices));
     compare(`models.${i}.lifecycle.source`, model.lifecycle, before.lifecycle, [model.lifecycle?.source], [before.lifecycle?.source]);
+    compare(`models.${i}.capabilities.source`, model.capabilities, before.capabilities, [model.capabilities?.source], [before.capabilities?.source]);
   });
   compare('prices.source', listing.prices, previous.prices, withRates(listing.prices?.source, listing.prices?.rates), withRates(previous.prices?.source, previous.prices?.rates));
   compare('rateLimits.source', listing.rateLimits, previous.rateLimits, [listing.rateLimits?.source], [previous.rateLimits?.source]);

@@ -225,8 +225,8 @@ export class ProviderDto {
   @apply(...text(1, 120)) name: string;
   /** The company's Chinese name, where it has one of its own (字节跳动, 百度). */
   @IsOptional() @apply(...text(1, 60)) nameCn?: string | null;
-  /** Where the company is headquartered. */
-  @IsRegionCode() country: string;
+  /** Where the company is headquartered; null where no page of the provider's says. */
+  @ValidateIf((o: ProviderDto) => o.country !== null) @IsRegionCode() country: string | null;
   /** Regions where it processes or stores customers' data, where it says so ([] when it does not say). */
   @IsArray({ message: 'must be a list' }) @ArrayMaxSize(30) @IsRegionCode(true) @ArrayUnique({ message: 'lists a region twice' })
   dataRegions: string[];
