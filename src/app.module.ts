@@ -21,6 +21,7 @@ import { PagesModule } from './pages/pages.module';
 import { ProjectionsModule } from './projections/projections.module';
 import { ReadModelsModule } from './projections/read-models.module';
 import { ToolsModule } from './listings/read/listings-read.module';
+import { ModelsReadModule } from './models/read/models-read.module';
 
 /**
  * The HTTP service: the reads (each a query on the QueryBus, answered by its handler, over the read API
@@ -44,6 +45,7 @@ export class AppModule {
         ProjectionsModule.register({ runInBackground: config.projectorEnabled }),
         ImportModule,
         ToolsModule,
+        ModelsReadModule,
         ErrorReferenceModule,
         ChangesModule,
         LivenessListModule,

@@ -156,3 +156,21 @@ export function staleAfter(checked: string): string {
 
 /** Fields of the facts' views that the content files do not have: worked out when a listing is rendered. */
 export const DERIVED_SOURCE_FIELDS = ['staleAfter'] as const;
+
+type Dated<S> = S & { staleAfter: string };
+type SourceData = { url: string; checked: string; quote: string | null; offDomainReason: string | null };
+
+/** A source as the views serve it: with the day its check grows stale. */
+export function datedSource<S extends SourceData>(source: S | null | undefined): Dated<S> | null {
+  return source ? { ...source, staleAfter: staleAfter(source.checked) } : null;
+}
+
+/** A lifecycle as the views serve it: its source dated. */
+export function datedLifecycle<L extends { source?: SourceData | null }>(lifecycle: L | null | undefined) {
+  return lifecycle ? { ...lifecycle, source: datedSource(lifecycle.source ?? null) } : null;
+}
+
+/** Rates as the views serve them: each with its own source dated (a rate stored before rates had sources has none: its block's is its source). */
+export function datedRates<R extends { source?: SourceData | null }>(rates: readonly R[]) {
+  return rates.map((rate) => ({ ...rate, source: datedSource(rate.source ?? null) }));
+}

@@ -1,14 +1,12 @@
 import { z } from 'zod';
-import { COMPARED_RATE_UNITS, LIFECYCLE_STATUSES } from './vocabulary';
-import { AUTH_TYPES, SDK_LANGUAGES } from './vocabulary';
+import { AUTH_TYPES, COMPARED_RATE_UNITS, LIFECYCLE_STATUSES, MODALITIES, MODEL_KINDS, SDK_LANGUAGES } from './vocabulary';
 import { LIVE_FILTER_VALUES } from '../liveness/liveness.schema';
 
 /**
- * The filters of search and list, defined once: the HTTP query parameters (src/listings/read/listing-filters.ts
- * parses them), their OpenAPI parameters, the MCP tools' arguments and the `filters` echoed in answers are
+ * The filters of search and list, defined once: the HTTP query parameters (read by kind, src/http/filter-kinds.ts), their OpenAPI parameters, the MCP tools' arguments and the `filters` echoed in answers are
  * all derived from this table.
  */
-export type FilterKind = 'category' | 'boolean' | 'auth' | 'tokens' | 'sdk' | 'lifecycle' | 'days' | 'model' | 'amount' | 'unit' | 'live';
+export type FilterKind = 'category' | 'boolean' | 'auth' | 'tokens' | 'sdk' | 'lifecycle' | 'days' | 'model' | 'amount' | 'unit' | 'live' | 'modelKind' | 'modality' | 'slug' | 'text';
 
 export interface FilterDefinition {
   kind: FilterKind;
@@ -110,8 +108,8 @@ export const FILTER_NAMES = Object.keys(LISTING_FILTERS) as FilterName[];
 /** The filters' names as prose lists them ("freeTier, openaiCompatible, ..."), beside `category`. */
 export const FILTER_LIST = FILTER_NAMES.filter((name) => name !== 'category').join(', ');
 
-/** The value each kind of filter holds once parsed (null: not set). */
-const ECHO = {
+/** The value each kind of filter holds once read (null: not set); how each is read is src/http/filter-kinds.ts. */
+export const FILTER_ECHO = {
   category: z.string().nullable(),
   boolean: z.boolean().nullable(),
   auth: z.enum(AUTH_TYPES).nullable(),
@@ -123,12 +121,16 @@ const ECHO = {
   amount: z.number().min(0).nullable(),
   unit: z.enum(COMPARED_RATE_UNITS).nullable(),
   live: z.enum(LIVE_FILTER_VALUES).nullable(),
+  modelKind: z.enum(MODEL_KINDS).nullable(),
+  modality: z.enum(MODALITIES).nullable(),
+  slug: z.string().nullable(),
+  text: z.string().nullable(),
 } as const satisfies Record<FilterKind, z.ZodType>;
-type FiltersShape = { [N in FilterName]: (typeof ECHO)[(typeof LISTING_FILTERS)[N]['kind']] };
+type FiltersShape = { [N in FilterName]: (typeof FILTER_ECHO)[(typeof LISTING_FILTERS)[N]['kind']] };
 
 /** The filters applied, as answers echo them. */
 export const filtersSchema = z
-  .object(Object.fromEntries(FILTER_NAMES.map((name) => [name, ECHO[LISTING_FILTERS[name].kind]])) as FiltersShape)
+  .object(Object.fromEntries(FILTER_NAMES.map((name) => [name, FILTER_ECHO[LISTING_FILTERS[name].kind]])) as FiltersShape)
   .describe('The filters applied (null: not set), those asked for in words included.');
 
 export type ListingFilters = z.infer<typeof filtersSchema>;

@@ -4,7 +4,8 @@ import { listErrorsQueryOf } from '../error-reference/read/list-errors-params';
 import { badRequest } from '../http/problem';
 import { MAX_LIMIT, QueryParams } from '../http/query-params';
 import { LIVE_FILTER_VALUES } from '../liveness/liveness.schema';
-import { FILTER_LIST, FILTER_NAMES, FilterKind, FilterName, LISTING_FILTERS } from '../contract/listing-filters';
+import { FILTER_LIST, FILTER_NAMES, FilterName, LISTING_FILTERS } from '../contract/listing-filters';
+import { FILTER_KINDS } from '../http/filter-kinds';
 import { COMPARED_RATE_UNITS, LIFECYCLE_STATUSES } from '../contract/vocabulary';
 import { AUTH_TYPES } from '../contract/vocabulary';
 import type { StoredBody } from '../http/stored-body';
@@ -92,39 +93,11 @@ const cursorArgument = z
  * reads it (any case, as a query parameter is read), so both accept and refuse the same values with the
  * same message.
  */
-const oneOf = (values: readonly string[]) => (error: ReturnType<typeof mustBe>) => z.string({ error }).meta({ enum: [...values] });
-
-/**
- * A number, or its text (`128k`, `90d`), as a JSON argument: the JSON Schema says what a valid number is,
- * and the HTTP API's parser reads it, so an out-of-range number is refused with the HTTP API's message.
- */
-const numberOrText = (bounds: { type?: 'integer'; minimum: number }) => (error: ReturnType<typeof mustBe>) =>
-  z.union([z.number().meta(bounds), z.string()], { error });
-
-/**
- * Each kind of filter as a JSON argument (booleans and numbers as such, where a query string has text).
- * Only the JSON type is checked here: every value goes on to the HTTP API's parsers (src/listings/read/listing-filters.ts),
- * which read it as they read a query parameter and word what is wrong as they do.
- */
-const FILTER_ARGUMENTS: Record<FilterKind, (error: ReturnType<typeof mustBe>) => z.ZodType<string | number | boolean>> = {
-  category: (error) => z.string({ error }),
-  boolean: (error) => z.boolean({ error }),
-  auth: oneOf(AUTH_TYPES),
-  tokens: numberOrText({ type: 'integer', minimum: 1 }),
-  sdk: (error) => z.string({ error }),
-  lifecycle: oneOf(LIFECYCLE_STATUSES),
-  days: numberOrText({ type: 'integer', minimum: 1 }),
-  model: (error) => z.string({ error }),
-  amount: numberOrText({ minimum: 0 }),
-  unit: oneOf(COMPARED_RATE_UNITS),
-  live: oneOf(LIVE_FILTER_VALUES),
-};
-
 /** The filters of search and list, from the one table of filters (the HTTP API's query parameters of the same names). */
 const filterArguments = Object.fromEntries(
   FILTER_NAMES.map((name) => {
     const { kind, description, expected } = LISTING_FILTERS[name];
-    return [name, FILTER_ARGUMENTS[kind](mustBe(name, expected)).optional().describe(description)];
+    return [name, FILTER_KINDS[kind].argument(mustBe(name, expected)).optional().describe(description)];
   }),
 ) as Record<FilterName, z.ZodOptional<z.ZodType<string | number | boolean>>>;
 

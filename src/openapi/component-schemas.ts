@@ -46,17 +46,3 @@ function tidy(schema: unknown): JsonSchema {
   return out;
 }
 
-/** How each kind of filter is written as a query parameter. */
-export const FILTER_PARAMETER_SCHEMAS: Record<FilterKind, z.ZodType> = {
-  category: z.string(),
-  boolean: z.boolean(),
-  auth: z.enum(AUTH_TYPES),
-  tokens: z.string().regex(/^[0-9]+[kKmM]?$/),
-  sdk: z.string(),
-  lifecycle: z.enum(LIFECYCLE_STATUSES),
-  days: z.string().regex(/^[0-9]{1,4}d?$/),
-  model: z.string(),
-  amount: z.number().min(0),
-  unit: z.enum(RATE_UNITS),
-  live: z.enum(LIVE_FILTER_VALUES),
-};

@@ -10,7 +10,8 @@ import { MAX_COMPARE, MIN_COMPARE } from '../listings/read/compare/compare-param
 import { HISTORY_DEFAULT_LIMIT, HISTORY_MAX_LIMIT } from '../listings/read/history/listing-history-params';
 import { LIST_DEFAULT_LIMIT } from '../listings/read/list/list-params';
 import { MAX_QUERY_LENGTH } from '../listings/read/search/search-params';
-import { componentSchemas, FILTER_PARAMETER_SCHEMAS, jsonSchemaOf } from './component-schemas';
+import { componentSchemas, jsonSchemaOf } from './component-schemas';
+import { FILTER_KINDS } from '../http/filter-kinds';
 
 /**
  * The OpenAPI 3.0.0 description of the read API, version 1.0.0. Paths, parameters and prose are written
@@ -53,7 +54,7 @@ const goneProblem = (description: string) => ({ description, content: { 'applica
 /** The filters of search and list, as query parameters (from the one table of filters). */
 const filterParameters = FILTER_NAMES.map((name) => {
   const { kind, description, example } = LISTING_FILTERS[name];
-  return { name, in: 'query', required: false, description, schema: jsonSchemaOf(FILTER_PARAMETER_SCHEMAS[kind]), example };
+  return { name, in: 'query', required: false, description, schema: jsonSchemaOf(FILTER_KINDS[kind].parameter), example };
 });
 const cursorParameter = { name: 'cursor', in: 'query', required: false, description: 'The `nextCursor` of the page before (from the same request with the same other parameters).', schema: str };
 /** The change feed's parameters, shared by its JSON and Atom forms. */

@@ -7,6 +7,7 @@ import type { GenerationKeys } from '../redis/redis-keys';
 import { splitEtag, StoredBody } from '../http/stored-body';
 import { IndexFollower } from '../search/index-follower';
 import type { SearchIndex } from '../search/search-index';
+import type { ModelIndex } from '../search/model-index';
 import { ReadCache } from './read-cache';
 import { ProjectionStatus, ReadModelWatcher } from './read-model-watcher';
 
@@ -113,6 +114,12 @@ export class ReadModels implements OnApplicationBootstrap {
     await this.ready();
     if (!this.follower.isLoaded) await this.follower.catchUp(this.checkpoint);
     return this.follower.current;
+  }
+
+  /** The model catalog, fed with the search index and as current (see searchIndex). */
+  async modelIndex(): Promise<ModelIndex> {
+    await this.searchIndex();
+    return this.follower.currentModels;
   }
 
   /**

@@ -5,6 +5,7 @@ import { comparePositions, EventStore, START_POSITION } from '../event-store/eve
 import { listingAggregate } from '../listings/write/listing.aggregate';
 import { renderSummary } from '../listings/views/listing-views';
 import { IndexedListing, SearchIndex } from './search-index';
+import { ModelIndex, offeringListing, type OfferingListing } from './model-index';
 
 /** Events read from the log at a time. */
 const PAGE = 1000;
@@ -17,6 +18,7 @@ const PAGE = 1000;
  */
 export class IndexFollower {
   private index = new SearchIndex();
+  private models = new ModelIndex();
   private at = START_POSITION;
   /** Each listing's liveness as published (its summary shows it; the live= filter reads it). */
   private liveness = new Map<string, Liveness>();
@@ -33,6 +35,11 @@ export class IndexFollower {
   /** The index as of the last catch-up (see catchUp). */
   get current(): SearchIndex {
     return this.index;
+  }
+
+  /** The model catalog as of the last catch-up (fed by the same events). */
+  get currentModels(): ModelIndex {
+    return this.models;
   }
 
   /** Whether the index has caught up once (until then a search would find less than there is). */
@@ -67,7 +74,7 @@ export class IndexFollower {
       const events = await this.store.readAll(this.at, PAGE, upTo);
       if (events.length === 0) break;
       const end = events[events.length - 1].position;
-      const { listings, liveness } = foldCatalogEvents(events);
+      const { listings, liveness, models } = foldCatalogEvents(events);
       for (const [slug, next] of liveness) {
         if (next) this.liveness.set(slug, next);
         else this.liveness.delete(slug);
@@ -78,12 +85,15 @@ export class IndexFollower {
       const documents = onlyLive.length > 0 ? await this.store.documentsAt(listingAggregate, onlyLive, end) : new Map();
       for (const [slug, listing] of documents) if (listing) listings.set(slug, listing);
       const changes = new Map<string, IndexedListing | null>();
+      const offering = new Map<string, OfferingListing | null>();
       for (const [slug, listing] of listings) {
         const category = listing ? this.categories.get(listing.category) : undefined;
         const live = this.liveness.get(slug) ?? null;
         changes.set(slug, listing && { listing, category, summary: renderSummary(listing, category, live), live: live?.state ?? 'unchecked' });
+        offering.set(slug, listing && offeringListing(listing, live?.state ?? 'unchecked'));
       }
       this.index.apply(changes);
+      this.models.apply(offering, models);
       this.at = end;
     }
     this.reached = upTo;
@@ -91,6 +101,7 @@ export class IndexFollower {
 
   private reset(): void {
     this.index = new SearchIndex();
+    this.models = new ModelIndex();
     this.liveness = new Map();
     this.at = START_POSITION;
   }

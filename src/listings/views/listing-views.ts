@@ -10,7 +10,7 @@ import {
   SUMMARY_FIELDS,
   TOOL_ERROR_FIELDS,
 } from '../../contract/listing-views';
-import { staleAfter } from '../../contract/listing-facts';
+import { datedLifecycle, datedRates, datedSource } from '../../contract/listing-facts';
 import { RenderState, COMPARISON_SIZE, ListingCard } from './render-state';
 import { withEtag } from '../../http/stored-body';
 
@@ -85,11 +85,7 @@ function viewOf(listing: ListingDocument, category: Category | undefined, livene
   };
 }
 
-type Source = NonNullable<ListingDocument['prices']>['source'];
-const dated = (source: Source | null) => source && { ...source, staleAfter: staleAfter(source.checked) };
-const datedLifecycle = (lifecycle: ListingDocument['lifecycle']) => lifecycle && { ...lifecycle, source: dated(lifecycle.source) };
-// A rate stored before rates had sources has none: its block's source is its source.
-const datedRates = (rates: NonNullable<ListingDocument['prices']>['rates']) => rates.map((rate) => ({ ...rate, source: dated(rate.source ?? null) }));
+const dated = datedSource;
 
 /** The listing's facts as data, each source with the day its check grows stale (`staleAfter`). */
 function withStaleness({ lifecycle, models, prices, rateLimits, sources, provider, mcpServers, markets }: ListingDocument) {
