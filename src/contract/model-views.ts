@@ -107,7 +107,22 @@ export const modelDetailSchema = z.object({
   history: z.array(modelChangeSchema).describe('Changes of its offers, newest first.'),
 });
 
+/** A model entry as published (the export's `models`): what the model is, whoever serves it; its offers are in each listing's `models`. */
+export const modelEntrySchema = z.object({
+  id: text,
+  name: text,
+  family: text,
+  creator: text,
+  creatorListing: text.nullable(),
+  aliases: texts.nullable(),
+  openWeights: z.object({ licence: text, url: httpsUrl }).nullable(),
+  releaseDate: date.nullable(),
+  knowledgeCutoff: text.nullable(),
+  source: sourceSchema,
+});
+
 export type ModelSummary = z.infer<typeof modelSummarySchema>;
 export type ModelDetail = z.infer<typeof modelDetailSchema>;
 export type ModelOffer = z.infer<typeof modelOfferSchema>;
 export type ModelChange = z.infer<typeof modelChangeSchema>;
+export type ModelEntry = z.infer<typeof modelEntrySchema>;

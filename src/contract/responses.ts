@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { COMPARED_RATE_UNITS } from './vocabulary';
 import { filtersSchema } from './listing-filters';
+import { sourceSchema } from './listing-facts';
+import { modelFiltersSchema, modelSortSchema } from './model-filters';
+import { modelDetailSchema, modelEntrySchema, modelOfferSchema, modelSummarySchema } from './model-views';
 import { livenessEntrySchema, livenessResponseSchema } from '../liveness/liveness.schema';
 import {
   categorySchema,
@@ -205,8 +208,9 @@ export const exportSchema = z
     cursor: z.string().describe('The change-feed cursor the export is consistent with: GET /api/v1/changes?since=<cursor> gives every change after it.'),
     categories: z.array(categorySchema),
     errors: z.array(errorEntrySchema),
-    tools: z.array(toolDetailSchema).describe('Every live listing, as its detail shows it.'),
+    tools: z.array(toolDetailSchema).describe('Every live listing, as its detail shows it (its `models` are its offers, each naming its model entry in `canonical`).'),
     total: count.describe('Listings in `tools`.'),
+    models: z.array(modelEntrySchema).describe('Every model entry (what a model is, whoever serves it), by id.'),
     _links: linksSchema,
   })
   .describe('The whole catalog, consistent with a change-feed cursor.');
@@ -248,6 +252,40 @@ export const aiPluginManifestSchema = z.object({
   api: z.object({ type: z.literal('openapi'), url: z.string().meta({ format: 'uri' }) }),
 });
 
+export const modelListResponseSchema = z.object({
+  success: ok,
+  total: count.describe('Models that pass the filters (exact).'),
+  returned: count,
+  limit: z.number().int().describe('The limit applied (after clamping).'),
+  filters: modelFiltersSchema,
+  sort: modelSortSchema,
+  nextCursor,
+  models: z.array(modelSummarySchema),
+  _links: linksSchema,
+});
+
+export const modelDetailResponseSchema = z.object({ success: ok, model: modelDetailSchema, _links: linksSchema });
+
+export const modelCompareResponseSchema = z.object({
+  success: ok,
+  priceUnit: z.enum(COMPARED_RATE_UNITS).describe('The unit rates are put side by side in.'),
+  compared: z.array(modelSummarySchema).describe('Each model found, in the order asked for (offers cheapest first in priceUnit).'),
+  rates: z
+    .array(
+      z.object({
+        id: z.string(),
+        price: z.number().min(0).nullable().describe('Its lowest current US-dollar rate in priceUnit among offers not deprecated or retired; null: none.'),
+        listing: z.string().nullable(),
+        modelId: z.string().nullable(),
+        appliesTo: z.string().nullable(),
+        source: sourceSchema.nullable().describe('The page that states the rate.'),
+      }),
+    )
+    .describe('One rate per compared model, side by side.'),
+  notFound: texts.describe('Requested ids that are no model of the catalog.'),
+  _links: linksSchema,
+});
+
 /** Every published shape by the name the OpenAPI document gives it (its components.schemas). */
 export const PUBLISHED_SCHEMAS = {
   Problem: problemSchema,
@@ -281,10 +319,21 @@ export const PUBLISHED_SCHEMAS = {
   ServiceIndex: serviceIndexSchema,
   ApiCatalog: apiCatalogSchema,
   AiPluginManifest: aiPluginManifestSchema,
+  ModelEntry: modelEntrySchema,
+  ModelFilters: modelFiltersSchema,
+  ModelSummary: modelSummarySchema,
+  ModelOffer: modelOfferSchema,
+  ModelDetail: modelDetailSchema,
+  ModelListResponse: modelListResponseSchema,
+  ModelDetailResponse: modelDetailResponseSchema,
+  ModelCompareResponse: modelCompareResponseSchema,
 } satisfies Record<string, z.ZodType>;
 export type PublishedSchemaName = keyof typeof PUBLISHED_SCHEMAS;
 
 export type SearchResponse = z.infer<typeof searchResponseSchema>;
+export type ModelListResponse = z.infer<typeof modelListResponseSchema>;
+export type ModelDetailResponse = z.infer<typeof modelDetailResponseSchema>;
+export type ModelCompareResponse = z.infer<typeof modelCompareResponseSchema>;
 export type ListResponse = z.infer<typeof listResponseSchema>;
 export type ToolDetailResponse = z.infer<typeof toolDetailResponseSchema>;
 export type CompareResponse = z.infer<typeof compareResponseSchema>;

@@ -12,6 +12,8 @@ import { categoryList } from '../categories/views/categories-view';
 import { renderErrorEntry } from '../error-reference/views/error-entry-view';
 import { API_PREFIX, detailTool } from '../listings/views/listing-views';
 import { livenessAggregate } from '../liveness/rules/liveness.aggregate';
+import { MODEL_ENTRY_AGGREGATE, modelEntryAggregate } from '../models/write/model-entry.aggregate';
+import { publishedModelEntry } from '../models/views/model-views';
 
 /** Listings read at a time (stored details, or documents from the event store): a share is all the memory an export holds. */
 const SHARE = 100;
@@ -95,7 +97,9 @@ export class CatalogExport {
     yield `"categories":${categories},"errors":[${errors.join(',')}],"tools":[`;
     yield* commaSeparated(tools);
     const links = { self: snapshot.asOf ? `${EXPORT_PATH}?asOf=${snapshot.asOf}` : EXPORT_PATH, schema: EXPORT_SCHEMA_PATH, changes: `${API_PREFIX}/changes?since=${snapshot.cursor}` };
-    yield `],"total":${slugs.length},"_links":${JSON.stringify(links)}}`;
+    yield `],"total":${slugs.length},"models":[`;
+    yield* commaSeparated(this.modelEntries(snapshot.position));
+    yield `],"_links":${JSON.stringify(links)}}`;
   }
 
   /**
@@ -114,6 +118,16 @@ export class CatalogExport {
     yield '[';
     yield* commaSeparated(withMeta());
     yield ']';
+  }
+
+  /** Every model entry live at `position`, by id, as published (a share at a time, from the event store). */
+  private async *modelEntries(position: string): AsyncGenerator<string> {
+    const ids = (await this.store.aggregateIds(MODEL_ENTRY_AGGREGATE)).sort();
+    for (let i = 0; i < ids.length; i += SHARE) {
+      for (const entry of (await this.store.documentsAt(modelEntryAggregate, ids.slice(i, i + SHARE), position)).values()) {
+        if (entry) yield JSON.stringify(publishedModelEntry(entry));
+      }
+    }
   }
 
   /** What the export at `position` shows: from the read models when they are at it, else from the event store. */

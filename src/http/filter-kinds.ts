@@ -166,8 +166,12 @@ export function parseFilterParams<T extends Record<string, FilterDefinition>>(ta
   return filters as { [N in keyof T]: unknown };
 }
 
-/** A price means nothing without its unit, and a unit nothing without a price (the filters of listings and of models). */
-export function pairedPrice(filters: { maxPrice: unknown; priceUnit: unknown }): void {
+/**
+ * A price means nothing without its unit; a unit means nothing without a price, unless it names the unit a
+ * sort compares prices in (`unitAlone`: the model catalog's sort=price).
+ */
+export function pairedPrice(filters: { maxPrice: unknown; priceUnit: unknown }, { unitAlone = false } = {}): void {
+  if (unitAlone && filters.maxPrice === null) return;
   if ((filters.maxPrice === null) !== (filters.priceUnit === null)) {
     const missing = filters.maxPrice === null ? 'maxPrice' : 'priceUnit';
     throw badRequest(`'maxPrice' and 'priceUnit' go together: give '${missing}' too (e.g. maxPrice=1&priceUnit=1m-input-tokens)`, { parameter: missing });

@@ -21,8 +21,18 @@ import {
   detailOutputSchema,
   errorsOutputSchema,
   listOutputSchema,
+  modelCompareOutputSchema,
+  modelDetailOutputSchema,
+  modelListOutputSchema,
   searchOutputSchema,
 } from './mcp-output-schemas';
+import { MODEL_FILTER_NAMES, MODEL_FILTERS, MODEL_SORT, MODEL_SORTS, type ModelFilterName } from '../contract/model-filters';
+import { compareModelsQueryOf, MAX_COMPARE_MODELS, MIN_COMPARE_MODELS } from '../models/read/compare/compare-models-params';
+import { GetModelQuery } from '../models/read/detail/get-model.query';
+import { listModelsQueryOf } from '../models/read/list/list-models-params';
+import type { ListModelsQuery } from '../models/read/list/list-models.query';
+import { parsePriceUnit } from '../models/read/model-params';
+import { compareModelsText, modelsText, modelText } from './mcp-model-text';
 import { categoriesText, compareText, detailText, errorsText, listText, searchText } from './mcp-text';
 
 /**
@@ -214,4 +224,64 @@ const getErrors = defineTool({
   text: errorsText,
 });
 
-export const DIRECTORY_TOOLS: readonly AnyDirectoryTool[] = [searchTools, getTool, compareTools, listCategories, listTools, getErrors];
+/** The model catalog's filters, from its one table (the HTTP API's query parameters of the same names); `q` is `query`. */
+const modelFilterArguments = Object.fromEntries(
+  MODEL_FILTER_NAMES.filter((name) => name !== 'q').map((name) => {
+    const { kind, description, expected } = MODEL_FILTERS[name];
+    return [name, FILTER_KINDS[kind].argument(mustBe(name, expected)).optional().describe(description)];
+  }),
+) as Record<Exclude<ModelFilterName, 'q'>, z.ZodOptional<z.ZodType<string | number | boolean>>>;
+
+const searchModels = defineTool({
+  name: 'search_models',
+  title: 'Search the model catalog',
+  description:
+    'Find models across every provider: one entry per upstream model (gpt-oss-120b), with each provider that serves it (the id its API ' +
+    'takes, prices, context, capabilities, lifecycle). Filter by kind, input/output modality, minContext, capabilities (tools, ' +
+    'structuredOutput, reasoning, openWeights...), listing, lifecycle, retiringWithin, maxPrice with priceUnit; sort by price (with ' +
+    'priceUnit: cheapest current rate first), context, released or popular. E.g. the cheapest model that reads images with 200k context: ' +
+    'input=image, minContext=200k, sort=price, priceUnit=1m-input-tokens.',
+  inputSchema: {
+    query: z.string({ error: mustBe('query', 'words of a model name or id (a string)') }).max(200).optional().describe('Words of a model name, id, family or maker, e.g. "gpt-oss" or "llama 4".'),
+    ...modelFilterArguments,
+    sort: z.string({ error: mustBe('sort', MODEL_SORT.expected) }).meta({ enum: [...MODEL_SORTS] }).optional().describe(MODEL_SORT.description),
+    limit: limitArgument(SEARCH_TOOLS_DEFAULT_LIMIT),
+    cursor: cursorArgument,
+  },
+  outputSchema: modelListOutputSchema,
+  query: ({ query, limit, ...rest }) => listModelsQueryOf(paramsOf({ ...rest, q: query, limit: limit ?? SEARCH_TOOLS_DEFAULT_LIMIT })),
+  text: (output, query: ListModelsQuery) => modelsText(output, query.offset),
+});
+
+const getModel = defineTool({
+  name: 'get_model',
+  title: 'Get one model with every provider that serves it',
+  description:
+    'One model by its id (from search_models): every provider that serves it with the id its API takes, prices per unit (cheapest first ' +
+    'in priceUnit when given), context and output limits, capabilities, lifecycle and liveness, each with its source; the model’s ' +
+    'weights and licence, release date, successors, and its history (price, context and lifecycle changes).',
+  inputSchema: {
+    id: z.string({ error: mustBe('id', 'a model id, e.g. "gpt-oss-120b"') }).trim().min(1, { error: `'id' must not be empty: give a model id, e.g. "gpt-oss-120b"` }).describe('The model id, e.g. "gpt-oss-120b".'),
+    priceUnit: FILTER_KINDS.unit.argument(mustBe('priceUnit', MODEL_FILTERS.priceUnit.expected)).optional().describe('Orders the providers cheapest first in this unit, e.g. 1m-input-tokens.'),
+  },
+  outputSchema: modelDetailOutputSchema,
+  query: ({ id, priceUnit }) => new GetModelQuery(id.toLowerCase(), parsePriceUnit(paramsOf({ priceUnit }))),
+  text: modelText,
+  notFound: ({ id }) => `no model with id '${id.toLowerCase()}'; search_models with query "${id}" finds the right id`,
+});
+
+const compareModels = defineTool({
+  name: 'compare_models',
+  title: 'Compare models side by side',
+  description: `Put ${MIN_COMPARE_MODELS} to ${MAX_COMPARE_MODELS} models side by side: each one's lowest current rate in priceUnit (default 1m-input-tokens) with who charges it and the page that says so, and their context, capabilities and lifecycle. Ids not in the catalog are listed in notFound.`,
+  inputSchema: {
+    ids: z.union([z.string(), z.array(z.string())], { error: mustBe('ids', `${MIN_COMPARE_MODELS} to ${MAX_COMPARE_MODELS} model ids`) }).describe('Model ids, comma-separated or as a list.'),
+    priceUnit: FILTER_KINDS.unit.argument(mustBe('priceUnit', MODEL_FILTERS.priceUnit.expected)).optional().describe('The unit rates are compared in.'),
+  },
+  outputSchema: modelCompareOutputSchema,
+  query: ({ ids, priceUnit }) => compareModelsQueryOf(paramsOf({ ids: Array.isArray(ids) ? ids.join(',') : ids, priceUnit })),
+  text: compareModelsText,
+  notFound: (_, detail) => `${detail}; search_models finds the right ids`,
+});
+
+export const DIRECTORY_TOOLS: readonly AnyDirectoryTool[] = [searchTools, getTool, compareTools, listCategories, listTools, getErrors, searchModels, getModel, compareModels];

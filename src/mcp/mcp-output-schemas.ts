@@ -4,6 +4,9 @@ import {
   compareResponseSchema,
   errorsResponseSchema,
   listResponseSchema,
+  modelCompareResponseSchema,
+  modelDetailResponseSchema,
+  modelListResponseSchema,
   searchResponseSchema,
   toolDetailResponseSchema,
 } from '../contract/responses';
@@ -36,3 +39,6 @@ export const detailOutputSchema = opened(toolDetailResponseSchema);
 export const compareOutputSchema = opened(compareResponseSchema);
 export const categoriesOutputSchema = opened(categoriesResponseSchema);
 export const errorsOutputSchema = opened(errorsResponseSchema);
+export const modelListOutputSchema = opened(modelListResponseSchema);
+export const modelDetailOutputSchema = opened(modelDetailResponseSchema);
+export const modelCompareOutputSchema = opened(modelCompareResponseSchema);

@@ -4,6 +4,8 @@ import { ENCODINGS, MIN_COMPRESSED_BYTES } from '../http/compression';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../http/query-params';
 import { z } from 'zod';
 import { FILTER_NAMES, LISTING_FILTERS } from '../contract/listing-filters';
+import { MODEL_FILTER_NAMES, MODEL_FILTERS, MODEL_SORT, MODEL_SORTS } from '../contract/model-filters';
+import { DEFAULT_COMPARE_UNIT, MAX_COMPARE_MODELS, MIN_COMPARE_MODELS } from '../models/read/compare/compare-models-params';
 import { LIVE_FILTER_VALUES } from '../liveness/liveness.schema';
 import type { PublishedSchemaName } from '../contract/responses';
 import { MAX_COMPARE, MIN_COMPARE } from '../listings/read/compare/compare-params';
@@ -50,6 +52,12 @@ const everyOperation = { 429: responseRef('TooManyRequests') };
 const notModified = { description: 'Not modified: the If-None-Match tag still matches.' };
 const unavailable = problem('The directory store is unreachable; retry shortly.');
 const goneProblem = (description: string) => ({ description, content: { 'application/problem+json': { schema: { allOf: [ref('Problem')], description: 'Also: slug, gone (withdrawn or retired), since, reason, replacedBy, _links.' } } } });
+
+/** The model catalog's filters, as query parameters (from its table of filters). */
+const modelFilterParameters = MODEL_FILTER_NAMES.map((name) => {
+  const { kind, description, example } = MODEL_FILTERS[name];
+  return { name, in: 'query', required: false, description, schema: jsonSchemaOf(FILTER_KINDS[kind].parameter), example };
+});
 
 /** The filters of search and list, as query parameters (from the one table of filters). */
 const filterParameters = FILTER_NAMES.map((name) => {
@@ -99,7 +107,7 @@ export const OPENAPI_DOCUMENT = {
   servers: [{ url: '/' }],
   // No operation needs a credential.
   security: [],
-  tags: [{ name: 'tools' }, { name: 'errors' }, { name: 'changes' }, { name: 'liveness' }, { name: 'discovery' }],
+  tags: [{ name: 'tools' }, { name: 'models' }, { name: 'errors' }, { name: 'changes' }, { name: 'liveness' }, { name: 'discovery' }],
   paths: {
     '/': {
       get: {
@@ -244,6 +252,76 @@ export const OPENAPI_DOCUMENT = {
           304: notModified,
           400: problem(`\`ids\` missing, or fewer than ${MIN_COMPARE} or more than ${MAX_COMPARE} distinct slugs.`),
           404: problem('None of the requested slugs is in the directory (the body lists them in `notFound`, and withdrawn or retired ones in `gone`).'),
+          503: unavailable,
+          ...everyOperation,
+        },
+      },
+    },
+    '/api/v1/models': {
+      get: {
+        operationId: 'listModels',
+        tags: ['models'],
+        summary: 'The model catalog: every model of every listing, filtered, searched and sorted',
+        description:
+          'One entry per upstream model (gpt-oss-120b), whoever serves it, with each listing that serves it as an offer (the id its API takes, ' +
+          'its prices, context, capabilities, lifecycle and liveness). `q` matches names, ids at any provider, family, aliases and maker ' +
+          '(prefixes and typos as in listing search); the filters narrow, each a 400 naming it when malformed; `sort` orders (price needs ' +
+          '`priceUnit`: the lowest current US-dollar rate of each model in that unit, offers deprecated or retired left out; models without ' +
+          'one come last and are counted in `sort.withoutRate`). Retired models are left out unless asked for.',
+        parameters: [
+          ...modelFilterParameters,
+          { name: 'sort', in: 'query', required: false, description: MODEL_SORT.description, schema: { type: 'string', enum: [...MODEL_SORTS] }, example: 'price' },
+          { name: 'limit', in: 'query', required: false, description: `Models per page: default ${DEFAULT_LIMIT}; above ${MAX_LIMIT} is clamped; a non-integer or a value below 1 is a 400.`, schema: { type: 'integer', minimum: 1, default: DEFAULT_LIMIT } },
+          cursorParameter,
+        ],
+        responses: {
+          200: ok('A page of models.', ref('ModelListResponse')),
+          304: notModified,
+          400: problem('A parameter is malformed (a filter value, sort, sort=price without priceUnit, limit, a cursor from another request); `parameter` names it.'),
+          503: unavailable,
+          ...everyOperation,
+        },
+      },
+    },
+    '/api/v1/models/compare': {
+      get: {
+        operationId: 'compareModels',
+        tags: ['models'],
+        summary: 'Compare models side by side, with their rates in one unit and their sources',
+        description: `\`ids\` holds ${MIN_COMPARE_MODELS} to ${MAX_COMPARE_MODELS} distinct model ids. \`rates\` puts each model's lowest current US-dollar rate in \`priceUnit\` (default ${DEFAULT_COMPARE_UNIT}) side by side, with the listing that charges it and the page that states it. Unknown ids are listed in \`notFound\`; when none is found the answer is 404.`,
+        parameters: [
+          { name: 'ids', in: 'query', required: true, description: 'Comma-separated model ids, e.g. gpt-oss-120b,gpt-oss-20b.', schema: str, example: 'gpt-oss-120b,gpt-oss-20b' },
+          { name: 'priceUnit', in: 'query', required: false, description: MODEL_FILTERS.priceUnit.description, schema: jsonSchemaOf(FILTER_KINDS.unit.parameter), example: '1m-input-tokens' },
+        ],
+        responses: {
+          200: ok('The models found, and their rates side by side.', ref('ModelCompareResponse')),
+          304: notModified,
+          400: problem(`\`ids\` missing or not ${MIN_COMPARE_MODELS} to ${MAX_COMPARE_MODELS} distinct ids, or a bad priceUnit.`),
+          404: problem('None of the requested ids is a model of the catalog (the body lists them in `notFound`).'),
+          503: unavailable,
+          ...everyOperation,
+        },
+      },
+    },
+    '/api/v1/models/{id}': {
+      get: {
+        operationId: 'getModel',
+        tags: ['models'],
+        summary: 'One model: every provider that serves it, its lifecycle and successors, its history',
+        description:
+          'The model with every offer (cheapest first in `priceUnit` when given), its capabilities, weights and licence, release date, ' +
+          'lifecycle across its offers with successors, the source of its entry, and its history: changes of its offers\u2019 prices, context ' +
+          'and lifecycle from the event log, with values before and after, newest first. A model no entry names yet has the id ' +
+          '<listing>/<model id>, which may hold slashes.',
+        parameters: [
+          { name: 'id', in: 'path', required: true, description: 'The model id (gpt-oss-120b).', schema: str, example: 'gpt-oss-120b' },
+          { name: 'priceUnit', in: 'query', required: false, description: 'Orders the offers cheapest first in this unit.', schema: jsonSchemaOf(FILTER_KINDS.unit.parameter), example: '1m-input-tokens' },
+        ],
+        responses: {
+          200: ok('The model.', ref('ModelDetailResponse')),
+          304: notModified,
+          400: problem('A bad priceUnit.'),
+          404: problem('No model has this id (the body says where to search).'),
           503: unavailable,
           ...everyOperation,
         },

@@ -9,7 +9,7 @@ export { filterParams };
 /** The catalog's filters of a request (see MODEL_FILTERS); a bad value is a 400 naming its parameter. */
 export function parseModelFilters(params: QueryParams): ModelFilters {
   const filters = parseFilterParams(MODEL_FILTERS, params) as ModelFilters;
-  pairedPrice(filters);
+  pairedPrice(filters, { unitAlone: true });
   return filters;
 }
 

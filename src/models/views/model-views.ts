@@ -1,5 +1,5 @@
 import { datedLifecycle, datedRates, datedSource } from '../../contract/listing-facts';
-import type { ModelOffer, ModelSummary } from '../../contract/model-views';
+import type { ModelEntry, ModelOffer, ModelSummary } from '../../contract/model-views';
 import { aliasKey, COMPARED_RATE_UNITS, type ComparedRateUnit, type LifecycleStatus } from '../../contract/vocabulary';
 import type { LiveFilterValue } from '../../liveness/liveness.schema';
 import type { OfferingListing } from '../../search/model-index';
@@ -170,4 +170,20 @@ export function offersByPrice(offers: ModelOffer[], unit: ComparedRateUnit | nul
       ? Math.min(...offer.prices.filter((rate) => rate.unit === unit && !(rate.percent ?? 0)).map((rate) => rate.price))
       : Infinity;
   return [...offers].sort((a, b) => price(a) - price(b));
+}
+
+/** A model entry as published: its fields but the maker's domains and the editor's note, its source dated. */
+export function publishedModelEntry(entry: ModelEntryDocument): ModelEntry {
+  return {
+    id: entry.id,
+    name: entry.name,
+    family: entry.family,
+    creator: entry.creator,
+    creatorListing: entry.creatorListing,
+    aliases: entry.aliases,
+    openWeights: entry.openWeights,
+    releaseDate: entry.releaseDate,
+    knowledgeCutoff: entry.knowledgeCutoff,
+    source: datedSource(entry.source)!,
+  };
 }
