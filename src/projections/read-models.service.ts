@@ -33,6 +33,7 @@ export class ReadModels implements OnApplicationBootstrap {
   private started: Promise<void> | null = null;
   readonly cache: ReadCache;
   private readonly follower: IndexFollower;
+  private readonly movedListeners: Array<() => void> = [];
 
   constructor(
     private readonly redis: RedisConnection,
@@ -146,6 +147,16 @@ export class ReadModels implements OnApplicationBootstrap {
     return this.checkpoint;
   }
 
+  /** Resolves once the search index has caught up with the read models this process serves now. */
+  searchCaughtUp(): Promise<void> {
+    return this.follower.catchUp(this.checkpoint);
+  }
+
+  /** Calls `listener` once, the next time the read models this process serves move (a batch, a switch). */
+  onceMoved(listener: () => void): void {
+    this.movedListeners.push(listener);
+  }
+
   /** What this process knows of the read models, without asking Redis (the watcher looks every second). */
   status(): ReadModelsStatus {
     return { ...this.watcher.status(), searchReady: this.follower.isLoaded };
@@ -182,6 +193,7 @@ export class ReadModels implements OnApplicationBootstrap {
     this.generation = generation;
     this.checkpoint = checkpoint;
     this.cache.clear();
+    for (const listener of this.movedListeners.splice(0)) listener();
     const caughtUp = this.follower.catchUp(checkpoint).then(() => {
       // Search responses built while the index was catching up showed the old catalog.
       this.cache.clear();
