@@ -33,7 +33,8 @@ async function serve(variant: Variant, port: number, redisUrl: string): Promise<
   if (variant === 'budgets') {
     const budgets = new RateBudgets({ client: new Redis(redisUrl) } as unknown as RedisConnection);
     app.addHook('onRequest', async (request, reply) => {
-      const state = await budgets.spend(`bench-budgets:${clientKey(request.ip)}`, BUDGET);
+      const key = `bench-budgets:${clientKey(request.ip)}`;
+      const state = await budgets.spend(key, () => key, BUDGET);
       if (state?.allowed) reply.headers(rateLimitHeaders(state));
       else if (state) return reply.code(429).send();
     });

@@ -5,8 +5,9 @@ import type { FastifyServerOptions } from 'fastify';
 import type { Server } from 'node:http';
 import { AppModule } from './app.module';
 import { AppConfig } from './config/app-config';
-import { bodyLeftUnread, clientErrorHandler, connectHandler, expectationFailedHandler, frameworkErrorHandler, refuseBodiesAndWrites, RejectionListener } from './http/framework-errors';
-import { alwaysHeaders, preflightHeaders } from './http/response-headers';
+import { clientErrorHandler, connectHandler, expectationFailedHandler, frameworkErrorHandler, refuseBodiesAndWrites, RejectionListener } from './http/framework-errors';
+import { countingHook, firstRequestHook } from './http/request-hooks';
+import { alwaysHeaders } from './http/response-headers';
 import { Connections } from './operations/connections';
 import { Draining } from './operations/draining';
 import { Metrics } from './operations/metrics';
@@ -49,23 +50,8 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.register(config), adapter, { bufferLogs: true, abortOnError: false, autoFlushLogs: false });
   app.useLogger(app.get(Logger));
   app.flushLogs();
-  // The first request hook (the adapter's, before Nest's and the router's): the CORS and security headers
-  // every answer carries, and every OPTIONS answered 204 here, a bare one too (it asks what the resource
-  // allows). Not app.enableCors(): open CORS needs no per-request decision, and the plugin's hook cost
-  // about a third of a cached read's throughput (bench/README.md).
-  const draining = app.get(Draining);
-  adapter.setOnRequestHook((request, reply, done) => {
-    const response = reply.raw;
-    for (const [name, value] of headers) response.setHeader(name, value);
-    // A body nothing will read: the connection closes after the answer instead of waiting for it. While
-    // stopping, every answer asks the client to reconnect (to another process).
-    if (draining.active || bodyLeftUnread(request)) response.setHeader('connection', 'close');
-    if (request.method === 'OPTIONS') {
-      void reply.code(204).headers(preflightHeaders(request.headers)).send();
-      return;
-    }
-    done();
-  });
+  // The first request hook (the adapter's, before Nest's and the router's): headers, OPTIONS, draining.
+  adapter.setOnRequestHook(firstRequestHook(headers, app.get(Draining)));
 
   const metrics = app.get(Metrics);
   counting = metrics;
@@ -76,9 +62,6 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   const fastify = app.getHttpAdapter().getInstance();
   fastify.addHook('onRequest', refuseBodiesAndWrites);
   if (config.rateLimitPerMinute > 0) fastify.addHook('onRequest', app.get(RequestBudget).hook());
-  fastify.addHook('onResponse', (request, reply, done) => {
-    metrics.request(request.method, request.routeOptions.url ?? '(unmatched)', reply.statusCode, reply.elapsedTime / 1000);
-    done();
-  });
+  fastify.addHook('onResponse', countingHook(metrics));
   return app;
 }

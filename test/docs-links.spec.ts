@@ -162,8 +162,9 @@ describe('the docs', () => {
   });
 
   it.each([
-    ['One search, followed', 35],
-    ['One ingest, followed', 45],
+    // test/architecture/traces.e2e-spec.ts holds these lists to the files that run; here, that they exist.
+    ['One search, followed', 30],
+    ['One ingest, followed', 35],
   ])('docs/architecture.md: "%s" names source files that exist (at least %i of them)', (heading, atLeast) => {
     const trace = section(read('docs/architecture.md'), heading);
     const files = [...new Set(namedPaths(trace).filter((path) => /^(?:src|ingest)\/.+\.(?:ts|json)$/.test(path)))];

@@ -22,7 +22,7 @@ afterAll(async () => {
 
 async function spendUntilRefused(budgets: RateBudgets[], key: string, limit: number): Promise<number> {
   for (let allowed = 0; ; allowed++) {
-    const state = await budgets[allowed % budgets.length].spend(key, limit);
+    const state = await budgets[allowed % budgets.length].spend(key, () => key, limit);
     if (!state!.allowed) return allowed;
     expect(state!.limit).toBe(limit);
     expect(state!.resetSeconds).toBeGreaterThanOrEqual(1);
@@ -39,7 +39,7 @@ it('lets exactly the budget through in one process, asking Redis for a share at 
   expect(calls).toBeLessThan(100);
   expect(calls).toBeGreaterThan(0);
   // Refused from now on, without asking Redis again.
-  const { result: refused, commands: after } = await commandsDuring(connections[0].client as Redis, () => first.spend(key, 600));
+  const { result: refused, commands: after } = await commandsDuring(connections[0].client as Redis, () => first.spend(key, () => key, 600));
   expect(refused!.allowed).toBe(false);
   expect(after).toEqual([]);
 });
@@ -61,9 +61,9 @@ it('counts every request when the budget is small (the shares are down to one)',
 it('lets a burst of one client\'s requests at once through while its budget lasts, and exactly the budget', async () => {
   const key = connections[0].keys.requestBudget('192.0.2.4');
   // 100 requests at once, then 600 more at once: the first 600 of them pass, whichever grant answered them.
-  const burst = await Promise.all(Array.from({ length: 100 }, () => first.spend(key, 600)));
+  const burst = await Promise.all(Array.from({ length: 100 }, () => first.spend(key, () => key, 600)));
   expect(burst.filter((state) => state!.allowed)).toHaveLength(100);
-  const rest = await Promise.all(Array.from({ length: 600 }, () => first.spend(key, 600)));
+  const rest = await Promise.all(Array.from({ length: 600 }, () => first.spend(key, () => key, 600)));
   expect(rest.filter((state) => state!.allowed)).toHaveLength(500);
   expect(Number(await redis.get(key))).toBe(600);
 });

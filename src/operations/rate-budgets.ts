@@ -83,7 +83,7 @@ export class RateBudgets {
   private readonly logger = new Logger('rate-limit');
   private readonly client: Granter;
   private lastFailure = '';
-  /** Budget key -> this process's share of it. */
+  /** Budget (its share key) -> this process's share of it. */
   private readonly shares = new LRUCache<string, Share>({ max: SHARES_KEPT });
 
   constructor(redis: RedisConnection) {
@@ -92,19 +92,19 @@ export class RateBudgets {
   }
 
   /**
-   * Spends `cost` from a budget of `limit` a minute under `key`, one at a time (mostly from this
-   * process's share, so a cost of 100 makes a few Redis calls); refused as soon as one is. Null when
-   * Redis could not tell.
+   * Spends `cost` from a budget of `limit` a minute, one at a time (mostly from this process's share, so a
+   * cost of 100 makes a few Redis calls); refused as soon as one is. Null when Redis could not tell.
+   * `share` names the budget in this process; `key` gives its Redis key, asked for only when Redis is.
    */
-  async spend(key: string, limit: number, cost = 1): Promise<BudgetState | null> {
-    let state = await this.spendOne(key, limit);
-    for (let spent = 1; spent < cost && state?.allowed; spent++) state = await this.spendOne(key, limit);
+  async spend(share: string, key: () => string, limit: number, cost = 1): Promise<BudgetState | null> {
+    let state = await this.spendOne(share, key, limit);
+    for (let spent = 1; spent < cost && state?.allowed; spent++) state = await this.spendOne(share, key, limit);
     return state;
   }
 
-  private async spendOne(key: string, limit: number): Promise<BudgetState | null> {
+  private async spendOne(name: string, key: () => string, limit: number): Promise<BudgetState | null> {
     const now = Date.now();
-    const share = this.shares.get(key);
+    const share = this.shares.get(name);
     if (share && share.closes > now) {
       if (share.held > 0) {
         share.held--;
@@ -114,7 +114,7 @@ export class RateBudgets {
     }
     let granted: number, left: number, ttl: number;
     try {
-      [granted, left, ttl] = await this.client.grantBudget(key, limit, BUDGET_WINDOW_MS, SHARE);
+      [granted, left, ttl] = await this.client.grantBudget(key(), limit, BUDGET_WINDOW_MS, SHARE);
       this.lastFailure = '';
     } catch (error) {
       const message = (error as Error).message;
@@ -125,11 +125,11 @@ export class RateBudgets {
     const closes = now + ttl;
     // Requests that asked together each got a grant: what they did not use is held together, and one
     // whose grant came back empty (the others' emptied the budget in Redis) spends from it.
-    const current = this.shares.get(key);
+    const current = this.shares.get(name);
     let held = (current && current.closes > now ? current.held : 0) + Math.max(0, granted - 1);
     const allowed = granted > 0 || held > 0;
     if (granted === 0 && allowed) held--;
-    this.shares.set(key, { held, left, closes });
+    this.shares.set(name, { held, left, closes });
     if (!allowed) return { allowed: false, limit, remaining: 0, resetSeconds: secondsUntil(closes, now) };
     return { allowed: true, limit, remaining: held + left, resetSeconds: secondsUntil(closes, now) };
   }

@@ -57,7 +57,8 @@ export class RequestBudget {
    */
   async spend(request: FastifyRequest, reply: FastifyReply, cost = 1): Promise<ApiProblem | null> {
     if (this.limit === 0) return null;
-    const state = await this.budgets.spend(this.redis.keys.requestBudget(clientKey(request.ip)), this.limit, cost);
+    const client = clientKey(request.ip);
+    const state = await this.budgets.spend(`requests ${client}`, () => this.redis.keys.requestBudget(client), this.limit, cost);
     if (!state) return null;
     if (state.allowed) {
       reply.headers(rateLimitHeaders(state));

@@ -27,7 +27,8 @@ export class SearchBudget {
   /** Spends one search of `client` (its address; null: not an HTTP client, no budget); throws 429 past it. */
   async spend(client: string | null): Promise<void> {
     if (client === null || this.limit === 0) return;
-    const state = await this.budgets.spend(this.redis.keys.searchBudget(clientKey(client)), this.limit);
+    const key = clientKey(client);
+    const state = await this.budgets.spend(`searches ${key}`, () => this.redis.keys.searchBudget(key), this.limit);
     if (state && !state.allowed) {
       this.metrics.rateLimited('searches');
       await refusalPause();
