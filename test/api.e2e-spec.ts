@@ -4,6 +4,7 @@ import { PublishListingCommand } from '../src/listings/write/commands/publish-li
 import { parseListing } from '../src/listings/write/listing.document';
 import { ReadModels } from '../src/projections/read-models.service';
 import { getJson, RunningService, startService } from './support/harness';
+import { FIXTURES } from './support/fixtures';
 
 let service: RunningService;
 let url: (path: string) => string;
@@ -22,11 +23,11 @@ describe('GET /api/v1/tools/categories', () => {
     expect(status).toBe(200);
     expect(headers.get('content-type')).toMatch(/^application\/json/);
     expect(body.success).toBe(true);
-    expect(body.total).toBe(18);
+    expect(body.total).toBe(FIXTURES.categories);
     expect(body.categories[0]).toEqual({ slug: 'llm', name: 'LLM Providers', nameCn: '大语言模型', count: expect.any(Number) });
     const sum = body.categories.reduce((n: number, c: { count: number }) => n + c.count, 0);
     expect(sum).toBe(body.totalListings);
-    expect(sum).toBe(127);
+    expect(sum).toBe(FIXTURES.listings);
   });
 });
 
@@ -34,7 +35,7 @@ describe('routes', () => {
   it('categories, search and compare are routes of their own, matched before /tools/{slug}', async () => {
     const categories = await getJson(url('/api/v1/tools/categories'));
     expect(categories.status).toBe(200);
-    expect(categories.body.categories).toHaveLength(18);
+    expect(categories.body.categories).toHaveLength(FIXTURES.categories);
     const search = await getJson(url('/api/v1/tools/search'));
     expect(search.status).toBe(200);
     expect(search.body.results).toHaveLength(20);
@@ -147,7 +148,7 @@ describe('GET /api/v1/tools/search', () => {
     const { body } = await getJson(url('/api/v1/tools/search'));
     expect(body.limit).toBe(20);
     expect(body.returned).toBe(20);
-    expect(body.total).toBe(127);
+    expect(body.total).toBe(FIXTURES.listings);
   });
 
   it('clamps limit above 100 to 100', async () => {

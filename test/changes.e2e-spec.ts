@@ -15,11 +15,12 @@ import { ProjectionRunner } from '../src/projections/projection-runner.service';
 import { ProjectionWait } from '../src/projections/projection-wait';
 import { parseFeed } from './support/atom';
 import { getJson, RunningService, startService } from './support/harness';
+import { FIXTURES } from './support/fixtures';
 
 interface Change {
   cursor: string;
   type: 'published' | 'revised' | 'withdrawn';
-  kind: 'listing' | 'error-entry';
+  kind: 'listing' | 'error-entry' | 'model';
   id: string;
   version: number;
   occurredAt: string;
@@ -94,15 +95,17 @@ async function allListedSlugs(): Promise<string[]> {
 describe('the change feed', () => {
   it('lists every publication of the fixtures from the beginning, oldest first, a page at a time', async () => {
     const { changes, cursor, pages } = await readFeed(null, 50);
-    expect(pages).toBe(4); // 50 + 50 + 42, then the empty page that says nothing is new
-    expect(changes).toHaveLength(142);
-    expect(changes.filter((c) => c.kind === 'listing')).toHaveLength(127);
-    expect(changes.filter((c) => c.kind === 'error-entry')).toHaveLength(15);
+    // Full pages of 50, the rest, then the empty page that says nothing is new.
+    expect(pages).toBe(Math.ceil(FIXTURES.documents / 50) + 1);
+    expect(changes).toHaveLength(FIXTURES.documents);
+    expect(changes.filter((c) => c.kind === 'listing')).toHaveLength(FIXTURES.listings);
+    expect(changes.filter((c) => c.kind === 'model')).toHaveLength(FIXTURES.models);
+    expect(changes.filter((c) => c.kind === 'error-entry')).toHaveLength(FIXTURES.errors);
     for (const change of changes) {
       expect(change).toEqual({
         cursor: expect.stringMatching(/^[A-Za-z0-9_-]+$/),
         type: 'published',
-        kind: expect.stringMatching(/^(listing|error-entry)$/),
+        kind: expect.stringMatching(/^(listing|error-entry|model)$/),
         id: expect.any(String),
         version: 1,
         occurredAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
@@ -110,10 +113,15 @@ describe('the change feed', () => {
         changes: null,
         reason: null,
         replacedBy: null,
-        _links: change.kind === 'listing' ? { self: `/api/v1/tools/${change.id}` } : { self: expect.stringMatching(/^\/api\/v1\/errors\?provider=[a-z0-9-]+$/), listing: expect.any(String) },
+        _links:
+          change.kind === 'listing'
+            ? { self: `/api/v1/tools/${change.id}` }
+            : change.kind === 'model'
+              ? { self: `/api/v1/models/${change.id}` }
+              : { self: expect.stringMatching(/^\/api\/v1\/errors\?provider=[a-z0-9-]+$/), listing: expect.any(String) },
       });
     }
-    expect(new Set(changes.map((c) => c.cursor)).size).toBe(142);
+    expect(new Set(changes.map((c) => c.cursor)).size).toBe(FIXTURES.documents);
     const times = changes.map((c) => c.occurredAt);
     expect([...times].sort()).toEqual(times);
     // Every listing of the directory, and nothing else.
@@ -134,7 +142,7 @@ describe('the change feed', () => {
     expect(first._links.self).toBe('/api/v1/changes?limit=100');
     expect(first._links.atom).toBe('/api/v1/changes.atom');
     const big = (await changesPage({ limit: '5000' })).body;
-    expect(big).toMatchObject({ limit: 1000, returned: 142, hasMore: false, nextCursor: afterFixtures });
+    expect(big).toMatchObject({ limit: 1000, returned: FIXTURES.documents, hasMore: false, nextCursor: afterFixtures });
     expect(big.changes.slice(0, 100)).toEqual(first.changes);
     // The cursor of any change starts the feed right after it, whatever the page size.
     const after = (await changesPage({ since: first.changes[41].cursor, limit: '3' })).body;
@@ -240,7 +248,7 @@ describe('the change feed', () => {
           expect([200, 410]).toContain(detail.status);
           if (detail.status === 410) mirror.delete(change.id);
           else mirror.set(change.id, detail.body.tool);
-        } else {
+        } else if (change.kind === 'error-entry') {
           const list = await getJson(`${service.baseUrl}${change._links.self}`);
           const provider = new URL(change._links.self, service.baseUrl).searchParams.get('provider')!;
           errorsByProvider.set(provider, (list.body.errors as Array<{ id: string }>).map((e) => e.id));
@@ -261,7 +269,7 @@ describe('the change feed', () => {
     // The mirror holds exactly the listings of GET /api/v1/tools, each as it is now.
     const listed = await allListed();
     expect([...mirror.keys()].sort()).toEqual([...listed.keys()].sort());
-    expect(listed.size).toBe(126);
+    expect(listed.size).toBe(FIXTURES.listings - 1);
     for (const [slug, summary] of listed) {
       const held = mirror.get(slug) as Record<string, unknown>;
       expect(Object.fromEntries(Object.keys(summary).map((key) => [key, held[key]]))).toEqual(summary);
@@ -410,7 +418,7 @@ describe('what the feed shows', () => {
 
   it('is never ahead of the read models: an event not projected yet is not in it', async () => {
     const head = (await getJson(`${quiet.baseUrl}/api/v1/changes?limit=1000`)).body;
-    expect(head.returned).toBe(142);
+    expect(head.returned).toBe(FIXTURES.documents);
     const slack = listing('slack');
     expect((await quiet.app.get(CommandBus).execute(new PublishListingCommand({ ...slack, latency: '41 ms' }, { actor: 'test' }))).outcome).toBe('revised');
 

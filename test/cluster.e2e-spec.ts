@@ -11,6 +11,7 @@ import { ImportCatalogCommand } from '../src/catalog/import/import-catalog.comma
 import { ProjectionRunner } from '../src/projections/projection-runner.service';
 import { ReadModels } from '../src/projections/read-models.service';
 import { freePort, getJson } from './support/harness';
+import { FIXTURES } from './support/fixtures';
 
 /**
  * The whole service on a three-master Redis Cluster started by the test: every Lua script and
@@ -73,7 +74,7 @@ it('spreads the directory over the cluster nodes', async () => {
 }, 60_000);
 
 it('serves every operation from the cluster', async () => {
-  expect((await getJson(`${url}/api/v1/tools/categories`)).body.totalListings).toBe(127);
+  expect((await getJson(`${url}/api/v1/tools/categories`)).body.totalListings).toBe(FIXTURES.listings);
   expect((await getJson(`${url}/api/v1/tools/search?q=antropic`)).body.results[0].slug).toBe('anthropic');
   expect((await getJson(`${url}/api/v1/tools/search?q=${encodeURIComponent('向量数据库')}&category=vector-db`)).body.total).toBeGreaterThan(2);
   expect((await getJson(`${url}/api/v1/tools/stripe`)).body.tool.errors[0].status).toBe(429);
@@ -85,16 +86,16 @@ it('serves every operation from the cluster', async () => {
   expect(exported.status).toBe(200);
   expect(documentsRead).not.toHaveBeenCalled();
   documentsRead.mockRestore();
-  expect(exported.body.total).toBe(127);
+  expect(exported.body.total).toBe(FIXTURES.listings);
   expect(exported.body.tools.find((tool: { slug: string }) => tool.slug === 'stripe').errors[0].status).toBe(429);
 });
 
 it('rebuilds and switches generations on the cluster', async () => {
   const report = await app.get(ProjectionRunner).rebuild();
-  expect(report.events).toBe(142);
+  expect(report.events).toBe(FIXTURES.documents);
   // The switch reached this process's readers (told at once, or at their next check).
   await until(() => app.get(ReadModels).status().generation === report.generation, 10_000);
-  expect((await getJson(`${url}/api/v1/tools/categories`)).body.totalListings).toBe(127);
+  expect((await getJson(`${url}/api/v1/tools/categories`)).body.totalListings).toBe(FIXTURES.listings);
   const ready = await getJson(`${url}/readyz`);
   expect(ready.status).toBe(200);
   expect(app.get(ReadModels).status().generation).toBe(report.generation);

@@ -13,6 +13,7 @@ import { LISTING_REVISED } from '../src/listings/write/events/listing-events';
 import { ListingDocument, parseListing } from '../src/listings/write/listing.document';
 import { RedisConnection } from '../src/redis/redis-connection';
 import { commandsDuring, RunningService, startService } from './support/harness';
+import { FIXTURES } from './support/fixtures';
 
 /**
  * The event store keeps a digest of each aggregate's current document, and a publish command whose
@@ -74,7 +75,7 @@ async function expectedRecord(slug: string): Promise<string> {
 
 it('records the digest of every document published, the digest of the document stored', async () => {
   const recorded = await digests();
-  expect(Object.keys(recorded)).toHaveLength(127 + 15);
+  expect(Object.keys(recorded)).toHaveLength(FIXTURES.documents);
   for (const slug of ['openai', 'stripe', 'remove-bg']) {
     expect(recorded[`${LISTING_AGGREGATE}:${slug}`]).toBe(await expectedRecord(slug));
   }
@@ -83,7 +84,7 @@ it('records the digest of every document published, the digest of the document s
 it('re-importing unchanged files reads no aggregate and reports each unchanged at its version', async () => {
   const { report, reads: aggregatesRead } = await ingestCounting(['fixtures']);
   expect(aggregatesRead).toBe(0);
-  expect(report.results).toHaveLength(142);
+  expect(report.results).toHaveLength(FIXTURES.documents);
   expect(report.results.every((r) => r.outcome === 'unchanged' && r.version === 1)).toBe(true);
   expect(report.projection).toBe('not-needed');
 });
@@ -162,9 +163,9 @@ it('withdrawing drops the digest; publishing the file again is a publication', a
 it('a store without digests: the first import compares in full and records them, the next reads no aggregate', async () => {
   await redis.client.del(redis.keys.contentDigests);
   const first = await ingestCounting(['fixtures']);
-  expect(first.reads).toBe(142);
+  expect(first.reads).toBe(FIXTURES.documents);
   expect(first.report.results.every((r) => r.outcome === 'unchanged')).toBe(true);
-  expect(Object.keys(await digests())).toHaveLength(142);
+  expect(Object.keys(await digests())).toHaveLength(FIXTURES.documents);
   const second = await ingestCounting(['fixtures']);
   expect(second.reads).toBe(0);
   expect(second.report.results.every((r) => r.outcome === 'unchanged')).toBe(true);

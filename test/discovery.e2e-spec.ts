@@ -1,5 +1,6 @@
 import { WithdrawListingCommand } from '../src/listings/write/commands/withdraw-listing/withdraw-listing.command';
 import { getJson, RunningService, startService } from './support/harness';
+import { FIXTURES } from './support/fixtures';
 
 /**
  * An agent that knows only the base URL finds everything from GET /: the operations, the OpenAPI
@@ -46,13 +47,13 @@ it('serves llms.txt in its format, with absolute links that resolve, and llms-fu
   const [title, blank, summary] = text.split('\n');
   expect(title).toBe('# API Directory');
   expect(blank).toBe('');
-  expect(summary).toMatch(/^> A read-only directory of 127 /);
+  expect(summary).toMatch(new RegExp(`^> A read-only directory of ${FIXTURES.listings} `));
   expect(text).toContain('## LLM Providers (大语言模型)');
   const listingLinks = [...text.matchAll(/^- \[[^\]]+\]\((http[^)]+\/api\/v1\/tools\/[a-z0-9-]+)\): /gm)].map((m) => m[1]).filter((link) => !link.endsWith('/categories'));
-  expect(listingLinks).toHaveLength(127);
+  expect(listingLinks).toHaveLength(FIXTURES.listings);
   for (const link of listingLinks.slice(0, 10)) expect((await fetch(link)).status).toBe(200);
   const full = await (await get('/llms-full.txt')).text();
-  expect(full.match(/^## /gm)).toHaveLength(127 + 1);
+  expect(full.match(/^## /gm)).toHaveLength(FIXTURES.listings + 1);
   expect(full).toContain('```bash\ncurl');
   // Each listing points to its facts' sources, and names the facts no page of the provider's confirms yet.
   const section = (slug: string) => full.split('\n## ').find((part) => part.includes(`/api/v1/tools/${slug}\n`))!;
@@ -74,7 +75,7 @@ it('llms.txt follows the catalog: a withdrawn listing leaves it, under a new ETa
   expect(after.status).toBe(200);
   const text = await after.text();
   expect(text).not.toContain('/api/v1/tools/remove-bg)');
-  expect(text).toMatch(/^> A read-only directory of 126 /m);
+  expect(text).toMatch(new RegExp(`^> A read-only directory of ${FIXTURES.listings - 1} `, 'm'));
   await service.ingest(['fixtures/listings/remove-bg.yaml']);
 });
 

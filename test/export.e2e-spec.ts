@@ -9,6 +9,7 @@ import { EventStore } from '../src/event-store/event-store.service';
 import { CatalogExport } from '../src/export/catalog-export';
 import { ReadModels } from '../src/projections/read-models.service';
 import { getJson, RunningService, startService } from './support/harness';
+import { FIXTURES } from './support/fixtures';
 
 /**
  * The whole catalog in one request, as a mirror uses it: an export is valid against its own JSON Schema,
@@ -36,10 +37,11 @@ it('is valid against its own JSON Schema, with every listing, category and error
   const { status, body } = await get('/api/v1/export');
   expect(status).toBe(200);
   expect(validate(body) || ajv.errorsText(validate.errors)).toBe(true);
-  expect(body).toMatchObject({ success: true, schemaVersion: 1, asOf: null, total: 127 });
-  expect(body.tools).toHaveLength(127);
+  expect(body).toMatchObject({ success: true, schemaVersion: 1, asOf: null, total: FIXTURES.listings });
+  expect(body.tools).toHaveLength(FIXTURES.listings);
+  expect(body.models).toHaveLength(FIXTURES.models);
   expect(body.errors).toHaveLength(15);
-  expect(body.categories.reduce((sum: number, c: { count: number }) => sum + c.count, 0)).toBe(127);
+  expect(body.categories.reduce((sum: number, c: { count: number }) => sum + c.count, 0)).toBe(FIXTURES.listings);
   // Each listing as its detail shows it.
   const detail = (await get('/api/v1/tools/openai')).body.tool;
   expect(body.tools.find((tool: Tool) => tool.slug === 'openai')).toEqual(detail);
@@ -54,7 +56,7 @@ it('answers 304 while nothing changed, and is compressed when asked', async () =
   expect((await fetch(`${service.baseUrl}/api/v1/export`, { headers: { 'if-none-match': etag } })).status).toBe(304);
   const gzipped = await fetch(`${service.baseUrl}/api/v1/export`, { headers: { 'accept-encoding': 'gzip' } });
   expect(gzipped.headers.get('content-encoding')).toBe('gzip');
-  expect((await gzipped.json()).total).toBe(127);
+  expect((await gzipped.json()).total).toBe(FIXTURES.listings);
 });
 
 it('replayed with the change feed after its cursor, equals a later export', async () => {
@@ -79,7 +81,7 @@ it('replayed with the change feed after its cursor, equals a later export', asyn
   const mirrored = [...mirror.values()].map(own).sort((a, b) => String(a.slug).localeCompare(String(b.slug)));
   const exported = (after.tools as Tool[]).map(own).sort((a, b) => String(a.slug).localeCompare(String(b.slug)));
   expect(mirrored).toEqual(exported);
-  expect(after.total).toBe(127);
+  expect(after.total).toBe(FIXTURES.listings);
 
   // asOf: the catalog as it was before those changes.
   const moment = feed.changes[0].occurredAt;

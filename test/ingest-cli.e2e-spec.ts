@@ -8,6 +8,7 @@ import { generateCatalog, writeCatalog } from './support/synthetic-catalog';
 import { runCli } from './support/cli';
 import { ReadModels } from '../src/projections/read-models.service';
 import { dropNamespace, REDIS_URL, startService, uniqueNamespace } from './support/harness';
+import { FIXTURES } from './support/fixtures';
 
 const namespace = uniqueNamespace('cli');
 const redis = new Redis(REDIS_URL);
@@ -81,27 +82,27 @@ describe('ingest, re-ingest, revise, withdraw, history, export', () => {
     const run = await runCli(namespace, ['ingest', '--dry-run', 'fixtures']);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('would be published listing openai');
-    expect(run.stdout).toContain('(dry run) 127 listings: 127 published; 15 error entries: 15 published');
+    expect(run.stdout).toContain(`(dry run) ${FIXTURES.listings} listings: ${FIXTURES.listings} published; ${FIXTURES.models} model entries: ${FIXTURES.models} published; ${FIXTURES.errors} error entries: ${FIXTURES.errors} published`);
     expect(await redis.xlen(stream)).toBe(0);
   });
 
-  it('publishes the fixtures: 127 listings and 15 error entries', async () => {
+  it('publishes the fixtures: every listing, model entry and error entry', async () => {
     const run = await runCli(namespace, ['fixtures', '--actor', 'seed-test']);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('127 listings: 127 published; 15 error entries: 15 published');
+    expect(run.stdout).toContain(`${FIXTURES.listings} listings: ${FIXTURES.listings} published; ${FIXTURES.models} model entries: ${FIXTURES.models} published; ${FIXTURES.errors} error entries: ${FIXTURES.errors} published`);
     // Where the time went, for an operator timing a large import.
     expect(run.stdout).toMatch(/^time: reading and validating \d+ ms, appending \d+ ms, projecting \d+ ms$/m);
-    expect(await redis.xlen(stream)).toBe(142);
+    expect(await redis.xlen(stream)).toBe(FIXTURES.documents);
     const generation = await redis.get(`{${namespace}:rm}:current`);
     const categories = JSON.parse((await redis.get(`{${namespace}:g${generation}}:categories`))!.split('\n')[1]);
-    expect(categories.categories.reduce((n: number, c: { count: number }) => n + c.count, 0)).toBe(127);
+    expect(categories.categories.reduce((n: number, c: { count: number }) => n + c.count, 0)).toBe(FIXTURES.listings);
   });
 
   it('re-ingesting the same files is a no-op', async () => {
     const run = await runCli(namespace, ['fixtures']);
     expect(run.code).toBe(0);
-    expect(run.stdout).toContain('127 listings: 127 unchanged; 15 error entries: 15 unchanged');
-    expect(await redis.xlen(stream)).toBe(142);
+    expect(run.stdout).toContain(`${FIXTURES.listings} listings: ${FIXTURES.listings} unchanged; ${FIXTURES.models} model entries: ${FIXTURES.models} unchanged; ${FIXTURES.errors} error entries: ${FIXTURES.errors} unchanged`);
+    expect(await redis.xlen(stream)).toBe(FIXTURES.documents);
   });
 
   it('revises a changed listing, naming the changed fields, and records the actor', async () => {
@@ -135,20 +136,20 @@ describe('ingest, re-ingest, revise, withdraw, history, export', () => {
   it('exports the catalog as files that re-ingest as unchanged', async () => {
     const out = join(work, 'export');
     const run = await runCli(namespace, ['export', out]);
-    expect(run.stdout).toContain('exported 126 listings and 15 error entries');
+    expect(run.stdout).toContain(`exported ${FIXTURES.listings - 1} listings, ${FIXTURES.models} model entries and ${FIXTURES.errors} error entries`);
     const again = await runCli(namespace, [out]);
     expect(again.code).toBe(0);
-    expect(again.stdout).toContain('126 listings: 126 unchanged; 15 error entries: 15 unchanged');
+    expect(again.stdout).toContain(`${FIXTURES.listings - 1} listings: ${FIXTURES.listings - 1} unchanged; ${FIXTURES.models} model entries: ${FIXTURES.models} unchanged; ${FIXTURES.errors} error entries: ${FIXTURES.errors} unchanged`);
   });
 
   it('rebuilds the read models into a new generation and switches to it', async () => {
     const before = await redis.get(`{${namespace}:rm}:current`);
     const run = await runCli(namespace, ['rebuild']);
     expect(run.code).toBe(0);
-    expect(run.stderr).toContain('rebuilding: 126/126 listings rendered (100%)');
+    expect(run.stderr).toContain(`rebuilding: ${FIXTURES.listings - 1}/${FIXTURES.listings - 1} listings rendered (100%)`);
     const after = await redis.get(`{${namespace}:rm}:current`);
     expect(Number(after)).toBeGreaterThan(Number(before));
-    expect(await redis.hlen(`{${namespace}:g${after}}:detail`)).toBe(126);
+    expect(await redis.hlen(`{${namespace}:g${after}}:detail`)).toBe(FIXTURES.listings - 1);
   });
 
   it('checks the listings a file refers to against the event store, not the read models (which may lag)', async () => {
@@ -179,7 +180,7 @@ describe('ingest, re-ingest, revise, withdraw, history, export', () => {
       const before = Number(await redis.get(`{${service.namespace}:rm}:current`));
       const run = await runCli(service.namespace, ['rebuild']);
       expect(run.code).toBe(0);
-      expect(run.stdout).toMatch(/the running service rebuilt generation \d+ from 142 events/);
+      expect(run.stdout).toMatch(new RegExp(`the running service rebuilt generation \\d+ from ${FIXTURES.documents} events`));
       const after = Number(await redis.get(`{${service.namespace}:rm}:current`));
       expect(after).toBeGreaterThan(before);
       // Built once, by the lease holder: the generations allocated are the first ones and this one.
@@ -215,7 +216,7 @@ describe('output', () => {
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
     expect(code).toBe(0);
     expect(stdout.length).toBeGreaterThan(65536);
-    expect(stdout).toContain('(dry run) 2127 listings: 2127 published; 15 error entries: 15 published');
+    expect(stdout).toContain(`(dry run) ${FIXTURES.listings + 2000} listings: ${FIXTURES.listings + 2000} published; ${FIXTURES.models} model entries: ${FIXTURES.models} published; ${FIXTURES.errors} error entries: ${FIXTURES.errors} published`);
     expect(stdout).toMatch(/^time: reading and validating \d+ ms/m);
   });
 });

@@ -8,6 +8,7 @@ import { MAX_FILE_BYTES } from '../src/catalog/content/file-checks';
 import { CLI_SCRIPT, runCli } from './support/cli';
 import { dropNamespace, freePort, REDIS_URL, uniqueNamespace } from './support/harness';
 import { generateCatalog, writeCatalog } from './support/synthetic-catalog';
+import { FIXTURES } from './support/fixtures';
 
 /**
  * Ingest under faults tells the truth: bad files are refused with file and reason and nothing written;
@@ -87,7 +88,7 @@ describe('files refused with file, field and reason, and nothing written', () =>
     expect(lines.some((l) => l.startsWith(`${huge}: (file): is 5242`) && l.endsWith(`more than the limit of ${MAX_FILE_BYTES} bytes (1 MiB) for one file`))).toBe(true);
     expectLine(`${deep}: note${'.0'.repeat(31)}: nested more than 32 levels deep (lists and mappings inside each other)`);
     expect(lines).toContain('6 problem(s) found; nothing was written.');
-    expect(await redis.xlen(keys.events)).toBe(142);
+    expect(await redis.xlen(keys.events)).toBe(FIXTURES.documents);
     expect((await servedDetail('stripe'))?.popularity).toBe(fixture('stripe').popularity);
   }, 60_000);
 });

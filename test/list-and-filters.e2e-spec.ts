@@ -2,6 +2,7 @@ import { NO_FILTERS } from '../src/contract/listing-filters';
 import { PublishListingCommand } from '../src/listings/write/commands/publish-listing/publish-listing.command';
 import { WithdrawListingCommand } from '../src/listings/write/commands/withdraw-listing/withdraw-listing.command';
 import { getJson, RunningService, startService } from './support/harness';
+import { FIXTURES } from './support/fixtures';
 
 /**
  * The list of the whole directory (GET /api/v1/tools), paging with cursors on list and search, and the
@@ -53,19 +54,19 @@ describe('GET /api/v1/tools', () => {
   it('lists every listing by popularity, 100 at a time by default, with the category slugs', async () => {
     const { status, body } = await get('/api/v1/tools');
     expect(status).toBe(200);
-    expect(body).toMatchObject({ success: true, total: 127, returned: 100, limit: 100 });
-    expect(body.categories).toHaveLength(18);
+    expect(body).toMatchObject({ success: true, total: FIXTURES.listings, returned: 100, limit: 100 });
+    expect(body.categories).toHaveLength(FIXTURES.categories);
     expect(body.tools[0].slug).toBe('openai');
     const popularity = body.tools.map((t: Summary) => t.popularity);
     expect(popularity).toEqual([...popularity].sort((a, b) => b - a));
     expect(body._links).toMatchObject({ self: '/api/v1/tools?limit=100', search: expect.any(String), compare: expect.any(String), categories: '/api/v1/tools/categories' });
   });
 
-  it('reads all 127 listings through its cursors, each once', async () => {
+  it('reads every listing through its cursors, each once', async () => {
     const { items, pages, total } = await allPages('/api/v1/tools?limit=20', 'tools');
-    expect(total).toBe(127);
+    expect(total).toBe(FIXTURES.listings);
     expect(pages).toBe(7);
-    expect(new Set(items.map((t) => t.slug)).size).toBe(127);
+    expect(new Set(items.map((t) => t.slug)).size).toBe(FIXTURES.listings);
   });
 
   it('keeps its place when a listing before the cursor is withdrawn meanwhile', async () => {
@@ -76,7 +77,7 @@ describe('GET /api/v1/tools', () => {
     await service.command(new WithdrawListingCommand(gone, 'test'));
     const again = await get(first.body._links.next);
     expect(again.body.tools.map((t: Summary) => t.slug)).toEqual(second.body.tools.map((t: Summary) => t.slug));
-    expect(again.body.total).toBe(126);
+    expect(again.body.total).toBe(FIXTURES.listings - 1);
     expect((await service.ingest([`fixtures/listings/${gone}.yaml`], 'test', { republish: true })).results[0].outcome).toBe('published');
   });
 
@@ -125,10 +126,10 @@ describe('filters', () => {
     ['sdk=node', (t: Summary) => t.sdkLanguages.includes('javascript')],
   ])('%s keeps exactly the listings that have it, on the list and on search', async (filter, has) => {
     const all = (await get('/api/v1/tools?limit=100')).body.tools.concat((await get(`/api/v1/tools?limit=100&cursor=${(await get('/api/v1/tools?limit=100')).body.nextCursor}`)).body.tools) as Summary[];
-    expect(all).toHaveLength(127);
+    expect(all).toHaveLength(FIXTURES.listings);
     const expected = all.filter(has).map((t) => t.slug).sort();
     expect(expected.length).toBeGreaterThan(0);
-    expect(expected.length).toBeLessThan(127);
+    expect(expected.length).toBeLessThan(FIXTURES.listings);
     const listed = (await get(`/api/v1/tools?${filter}`)).body;
     expect(listed.tools.map((t: Summary) => t.slug).sort()).toEqual(expected);
     expect(listed.total).toBe(expected.length);

@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { RunningService, startService } from './support/harness';
+import { FIXTURES } from './support/fixtures';
 
 /**
  * The MCP endpoint within the limits the HTTP API keeps: each call of a batch spends the request
@@ -99,7 +100,7 @@ describe('MCP answers bounded and errors in words', () => {
     expect(second.resources).toHaveLength(27);
     expect(second.nextCursor).toBeUndefined();
     const uris = [...first.resources, ...second.resources].map((r) => r.uri);
-    expect(new Set(uris).size).toBe(127);
+    expect(new Set(uris).size).toBe(FIXTURES.listings);
     const tools = (await (await fetch(`${service.baseUrl}/api/v1/tools?limit=100`)).json()) as { tools: Array<{ slug: string }> };
     expect(first.resources.map((r) => r.name)).toEqual(tools.tools.map((t) => t.slug));
   });

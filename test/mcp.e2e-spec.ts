@@ -14,6 +14,10 @@ import { parseListing } from '../src/listings/write/listing.document';
 import { DirectoryMcpServer } from '../src/mcp/directory-mcp-server';
 import { WithdrawListingCommand } from '../src/listings/write/commands/withdraw-listing/withdraw-listing.command';
 import { getJson, REDIS_URL, RunningService, startService } from './support/harness';
+import { FIXTURES } from './support/fixtures';
+
+/** Every tool the server offers: the public directory's five, get_errors, and the model catalog's. */
+const ALL_TOOLS = ['compare_models', 'compare_tools', 'get_errors', 'get_model', 'get_tool', 'list_categories', 'list_tools', 'search_models', 'search_tools'];
 
 /**
  * The MCP server as agents use it: the SDK's own client over Streamable HTTP (at /mcp and at
@@ -123,9 +127,9 @@ describe('over Streamable HTTP at /mcp', () => {
     expect(client.getServerCapabilities()).toMatchObject({ tools: { listChanged: false }, resources: { listChanged: false } });
   });
 
-  it("offers the public directory's five tools and get_errors, read-only, each with input and output schemas", async () => {
+  it("offers the public directory's five tools, get_errors and the model catalog's three, read-only, each with input and output schemas", async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['compare_tools', 'get_errors', 'get_tool', 'list_categories', 'list_tools', 'search_tools']);
+    expect(tools.map((t) => t.name).sort()).toEqual(ALL_TOOLS);
     for (const tool of tools) {
       expect(tool.description?.length).toBeGreaterThan(40);
       expect(tool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
@@ -406,8 +410,8 @@ describe('over Streamable HTTP at /mcp', () => {
   it('list_categories {} answers every category with its count', async () => {
     const result = await call('list_categories', {});
     expect(result.structuredContent).toEqual(await http('/api/v1/tools/categories'));
-    expect(result.structuredContent).toMatchObject({ total: 18, totalListings: 127 });
-    expect(text(result)).toMatch(/^18 categories, 127 listings:\n- llm: LLM Providers \(大语言模型\) — \d+ listings/);
+    expect(result.structuredContent).toMatchObject({ total: FIXTURES.categories, totalListings: FIXTURES.listings });
+    expect(text(result)).toMatch(new RegExp(`^${FIXTURES.categories} categories, ${FIXTURES.listings} listings:\\n- llm: LLM Providers \\(大语言模型\\) — \\d+ listings`));
   });
 
   it('list_tools {limit, category} pages through the directory, 20 by default', async () => {
@@ -417,7 +421,7 @@ describe('over Streamable HTTP at /mcp', () => {
     expect(page.returned).toBe(5);
     expect(page.tools.every((t) => t.category === 'llm')).toBe(true);
     expect(text(result)).toContain(`1. ${page.tools[0].slug} — `);
-    expect((await call('list_tools', {})).structuredContent).toMatchObject({ limit: 20, returned: 20, total: 127 });
+    expect((await call('list_tools', {})).structuredContent).toMatchObject({ limit: 20, returned: 20, total: FIXTURES.listings });
 
     const seen: string[] = [];
     let cursor: string | undefined;
@@ -426,8 +430,8 @@ describe('over Streamable HTTP at /mcp', () => {
       seen.push(...next.tools.map((t) => t.slug));
       cursor = next.nextCursor ?? undefined;
     } while (cursor);
-    expect(seen).toHaveLength(127);
-    expect(new Set(seen).size).toBe(127);
+    expect(seen).toHaveLength(FIXTURES.listings);
+    expect(new Set(seen).size).toBe(FIXTURES.listings);
 
     const bySdk = (await call('list_tools', { sdk: 'node', limit: 100 })).structuredContent as { filters: { sdk: string }; tools: Summary[] };
     expect(bySdk.filters.sdk).toBe('javascript');
@@ -518,8 +522,8 @@ describe('over Streamable HTTP at /mcp', () => {
       resources.push(...page.resources);
       cursor = page.nextCursor;
     } while (cursor);
-    expect(resources).toHaveLength(127);
-    expect(new Set(resources.map((r) => r.uri)).size).toBe(127);
+    expect(resources).toHaveLength(FIXTURES.listings);
+    expect(new Set(resources.map((r) => r.uri)).size).toBe(FIXTURES.listings);
     expect(resources[0]).toMatchObject({ uri: 'apidirectory://tools/openai', name: 'openai', mimeType: 'application/json' });
     const read = await client.readResource({ uri: 'apidirectory://tools/openai' });
     expect(read.contents).toHaveLength(1);
@@ -556,7 +560,7 @@ describe('at /.well-known/mcp, where the public directory advertises its server'
     const client = await httpClient('/.well-known/mcp');
     try {
       expect(client.getServerVersion()).toMatchObject({ name: 'api-directory', version: '1.0.0' });
-      expect((await client.listTools()).tools).toHaveLength(6);
+      expect((await client.listTools()).tools).toHaveLength(ALL_TOOLS.length);
       const result = (await client.callTool({ name: 'get_tool', arguments: { slug: 'openai' } })) as CallToolResult;
       expect(result.structuredContent).toEqual(await http('/api/v1/tools/openai'));
     } finally {
@@ -568,7 +572,7 @@ describe('at /.well-known/mcp, where the public directory advertises its server'
     const { status, body } = await getJson(`${service.baseUrl}/.well-known/mcp`);
     expect(status).toBe(200);
     expect(body).toMatchObject({ name: 'api-directory', version: '1.0.0', transport: { type: 'streamable-http', url: `${service.baseUrl}/mcp` } });
-    expect(body.tools.map((t: { name: string }) => t.name)).toEqual(['search_tools', 'get_tool', 'compare_tools', 'list_categories', 'list_tools', 'get_errors']);
+    expect(body.tools.map((t: { name: string }) => t.name)).toEqual(['search_tools', 'get_tool', 'compare_tools', 'list_categories', 'list_tools', 'get_errors', 'search_models', 'get_model', 'compare_models']);
     expect(body.tools[0].arguments).toEqual(expect.arrayContaining(['query', 'category', 'limit', 'cursor']));
   });
 
@@ -622,7 +626,7 @@ describe('over stdio', () => {
     await client.connect(transport);
     try {
       expect(client.getServerVersion()).toMatchObject({ name: 'api-directory', version: '1.0.0' });
-      expect((await client.listTools()).tools).toHaveLength(6);
+      expect((await client.listTools()).tools).toHaveLength(ALL_TOOLS.length);
       const categories = (await client.callTool({ name: 'list_categories', arguments: {} })) as CallToolResult;
       expect(categories.structuredContent).toEqual(await http('/api/v1/tools/categories'));
       const search = (await client.callTool({ name: 'search_tools', arguments: { query: 'text to speech' } })) as CallToolResult;
@@ -666,7 +670,7 @@ describe('with the MCP Inspector as the client', () => {
     const list = await inspector([`${service.baseUrl}/mcp`, '--transport', 'http', '--method', 'tools/list']);
     expect(list.code).toBe(0);
     const { tools } = JSON.parse(list.stdout);
-    expect(tools.map((t: { name: string }) => t.name).sort()).toEqual(['compare_tools', 'get_errors', 'get_tool', 'list_categories', 'list_tools', 'search_tools']);
+    expect(tools.map((t: { name: string }) => t.name).sort()).toEqual(ALL_TOOLS);
     expect(tools.every((t: { annotations: { readOnlyHint: boolean } }) => t.annotations.readOnlyHint)).toBe(true);
     expect(list.stderr).toMatch(/0 errors/);
 
@@ -693,7 +697,7 @@ describe('with the MCP Inspector as the client', () => {
     const server = ['-e', `REDIS_URL=${REDIS_URL}`, '-e', `REDIS_NAMESPACE=${service.namespace}`, process.execPath, join(root, 'dist/src/mcp/stdio.js')];
     const list = await inspector([...server, '--method', 'tools/list']);
     expect(list.code).toBe(0);
-    expect(JSON.parse(list.stdout).tools).toHaveLength(6);
+    expect(JSON.parse(list.stdout).tools).toHaveLength(ALL_TOOLS.length);
     const read = await inspector([...server, '--method', 'resources/read', '--uri', 'apidirectory://tools/openai']);
     expect(read.code).toBe(0);
     expect(JSON.parse(JSON.parse(read.stdout).contents[0].text)).toEqual(await http('/api/v1/tools/openai'));

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readFilesInParallel } from '../src/catalog/bulk/parallel-reading';
 import { collectFiles, readContentFile } from '../src/catalog/content/content-files';
+import { FIXTURES } from './support/fixtures';
 
 /**
  * A large ingest reads and validates its files on worker threads: what it finds, problems included, must
@@ -25,7 +26,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 it('finds the same listings, error entries and problems on 3 threads as on one', async () => {
   const { files } = collectFiles([dir]);
   const one = files.map(readContentFile);
-  expect(one.filter((r) => r.listing)).toHaveLength(127);
+  expect(one.filter((r) => r.listing)).toHaveLength(FIXTURES.listings);
   const problems = one.flatMap((r) => r.problems);
   expect(problems.map((p) => p.file)).toEqual(
     expect.arrayContaining([join(dir, 'listings', 'aaa-broken.yaml'), join(dir, 'listings', 'mmm-neither.json')]),

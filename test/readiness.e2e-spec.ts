@@ -12,6 +12,7 @@ import { dropNamespace, getJson, REDIS_URL, RunningService, startService, testCo
 import { RedisServer, startRedisServer } from './support/redis-server';
 import { errorLines, ServiceProcess, startServiceProcess } from './support/service-process';
 import { generateCatalog } from './support/synthetic-catalog';
+import { FIXTURES } from './support/fixtures';
 
 /**
  * /readyz tells the truth: a process does not call itself ready while it serves a store that is gone
@@ -74,7 +75,7 @@ describe('a process started after a crash', () => {
       // ...and ready only within the documented lag, serving (nearly) everything.
       expect(ready.body.info.projection.lag).toBeLessThanOrEqual(100);
       const { body } = await getJson(`${service.url}/api/v1/tools/categories`);
-      expect(body.totalListings).toBeGreaterThanOrEqual(127 + 2000 - 100);
+      expect(body.totalListings).toBeGreaterThanOrEqual(FIXTURES.listings + 2000 - 100);
       service.child.kill('SIGTERM');
       expect(await service.exited).toBe(0);
       expect(errorLines(service.output())).toEqual([]);
@@ -116,7 +117,7 @@ describe('a store that is gone or replaced under a running process', () => {
     // The operator seeds it: the process serves the new store once it has caught up.
     expect((await runCli(namespace, ['ingest', 'fixtures'], { REDIS_URL: url })).code).toBe(0);
     await readyzUntil(service.url, (answer) => answer.status === 200);
-    expect((await getJson(`${service.url}/api/v1/tools/categories`)).body.totalListings).toBe(127);
+    expect((await getJson(`${service.url}/api/v1/tools/categories`)).body.totalListings).toBe(FIXTURES.listings);
     expect(await gauge(service.url, 'directory_store_changed{how="emptied"}')).toBe(0);
     service.child.kill('SIGTERM');
     expect(await service.exited).toBe(0);
@@ -133,7 +134,7 @@ describe('a store that is gone or replaced under a running process', () => {
     servers.push(await startRedisServer(join(work, 'reseed-again'), [], { port: redis.port }));
     await service.logged(/seeding it again \(RESEED_EMPTY_STORE=on\)/);
     await readyzUntil(service.url, (answer) => answer.status === 200);
-    expect((await getJson(`${service.url}/api/v1/tools/categories`)).body.totalListings).toBe(127);
+    expect((await getJson(`${service.url}/api/v1/tools/categories`)).body.totalListings).toBe(FIXTURES.listings);
     service.child.kill('SIGTERM');
     expect(await service.exited).toBe(0);
   }, 120_000);

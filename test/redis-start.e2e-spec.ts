@@ -8,6 +8,7 @@ import { CLI_SCRIPT, runCli } from './support/cli';
 import { freePort, getJson, uniqueNamespace } from './support/harness';
 import { makeCertificates, RedisServer, startRedisServer } from './support/redis-server';
 import { errorLines, ServiceProcess, spawnServiceProcess, startServiceProcess } from './support/service-process';
+import { FIXTURES } from './support/fixtures';
 
 /**
  * `npm start` (the built service, as the Docker image runs it) and the ingest command line against real
@@ -67,7 +68,7 @@ async function failedStart(env: Record<string, string>): Promise<{ code: number 
 
 async function servesTheDirectory(service: ServiceProcess): Promise<void> {
   expect((await getJson(`${service.url}/readyz`)).status).toBe(200);
-  expect((await getJson(`${service.url}/api/v1/tools/categories`)).body.totalListings).toBe(127);
+  expect((await getJson(`${service.url}/api/v1/tools/categories`)).body.totalListings).toBe(FIXTURES.listings);
   const metrics = await (await fetch(`${service.url}/metrics`)).text();
   expect(metrics).not.toContain(PASSWORD);
 }

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { tcpState } from '../src/redis/local-redis';
 import { freePort, getJson } from './support/harness';
+import { FIXTURES } from './support/fixtures';
 
 function start(env: Record<string, string>): Promise<{ child: ChildProcess; output: () => string }> {
   const child = spawn(process.execPath, ['dist/src/main.js'], { env: { ...process.env, ...env, LOG_LEVEL: 'info' } });
@@ -40,10 +41,10 @@ it('npm start: starts its own Redis when none answers, seeds the fixtures, serve
 
   const first = await start(env);
   expect(first.output()).toContain(`starting redis-server on port ${redisPort}`);
-  expect(first.output()).toContain('ingested 127 listings and 15 error entries');
+  expect(first.output()).toContain(`ingested ${FIXTURES.listings} listings, ${FIXTURES.models} model entries and ${FIXTURES.errors} error entries`);
   expect(first.output()).toContain(`serving on http://localhost:${port}`);
   const categories = await getJson(`http://127.0.0.1:${port}/api/v1/tools/categories`);
-  expect(categories.body.totalListings).toBe(127);
+  expect(categories.body.totalListings).toBe(FIXTURES.listings);
   expect(await stop(first.child)).toBe(0);
   expect(await tcpState('127.0.0.1', redisPort)).toBe('refused');
   expect(readdirSync(join(work, 'data')).some((f) => f.startsWith('appendonly'))).toBe(true);

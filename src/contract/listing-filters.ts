@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { AUTH_TYPES, COMPARED_RATE_UNITS, LIFECYCLE_STATUSES, MODALITIES, MODEL_KINDS, SDK_LANGUAGES } from './vocabulary';
+import { AUTH_TYPES, COMPARED_RATE_UNITS, LIFECYCLE_STATUSES, MCP_FILTER_VALUES, MODALITIES, MODEL_KINDS, PAYMENT_METHODS, SDK_LANGUAGES } from './vocabulary';
 import { LIVE_FILTER_VALUES } from '../liveness/liveness.schema';
 
 /**
  * The filters of search and list, defined once: the HTTP query parameters (read by kind, src/http/filter-kinds.ts), their OpenAPI parameters, the MCP tools' arguments and the `filters` echoed in answers are
  * all derived from this table.
  */
-export type FilterKind = 'category' | 'boolean' | 'auth' | 'tokens' | 'sdk' | 'lifecycle' | 'days' | 'model' | 'amount' | 'unit' | 'live' | 'modelKind' | 'modality' | 'slug' | 'text';
+export type FilterKind = 'category' | 'boolean' | 'auth' | 'tokens' | 'sdk' | 'lifecycle' | 'days' | 'model' | 'amount' | 'unit' | 'live' | 'modelKind' | 'modality' | 'slug' | 'text' | 'mcp' | 'country' | 'paymentMethod';
 
 export interface FilterDefinition {
   kind: FilterKind;
@@ -101,6 +101,42 @@ export const LISTING_FILTERS = {
     expected: `one of ${LIVE_FILTER_VALUES.join(', ')}`,
     example: 'ok',
   },
+  task: {
+    kind: 'slug',
+    description: 'Only listings that do this task, a slug of GET /api/v1/tasks (object-detection, ocr, translation...). An unknown task finds nothing.',
+    expected: 'a task slug',
+    example: 'ocr',
+  },
+  mcp: {
+    kind: 'mcp',
+    description: 'Only listings whose provider runs an official MCP server: remote (at a URL, Streamable HTTP or SSE), local (a package to run), or any.',
+    expected: `one of ${MCP_FILTER_VALUES.join(', ')}`,
+    example: 'remote',
+  },
+  providerCountry: {
+    kind: 'country',
+    description: 'Only listings whose provider is headquartered in this country: a two-letter country code (cn, us, fr).',
+    expected: 'a two-letter country code (ISO 3166-1, e.g. cn)',
+    example: 'cn',
+  },
+  dataRegion: {
+    kind: 'country',
+    description: 'Only listings whose provider says it processes or stores data in this region: a two-letter country code, or eu.',
+    expected: 'a two-letter country code (ISO 3166-1, e.g. us) or eu',
+    example: 'eu',
+  },
+  buyerCountry: {
+    kind: 'country',
+    description: "Only payment APIs whose buyers can pay from this country (those that take payments worldwide, and those naming it): a two-letter country code.",
+    expected: 'a two-letter country code (ISO 3166-1, e.g. cn)',
+    example: 'cn',
+  },
+  paymentMethod: {
+    kind: 'paymentMethod',
+    description: `Only payment APIs that take this payment method: ${PAYMENT_METHODS.join(', ')}.`,
+    expected: `one of ${PAYMENT_METHODS.join(', ')}`,
+    example: 'alipay',
+  },
 } as const satisfies Record<string, FilterDefinition>;
 
 export type FilterName = keyof typeof LISTING_FILTERS;
@@ -125,6 +161,9 @@ export const FILTER_ECHO = {
   modality: z.enum(MODALITIES).nullable(),
   slug: z.string().nullable(),
   text: z.string().nullable(),
+  mcp: z.enum(MCP_FILTER_VALUES).nullable(),
+  country: z.string().nullable(),
+  paymentMethod: z.enum(PAYMENT_METHODS).nullable(),
 } as const satisfies Record<FilterKind, z.ZodType>;
 type FiltersShape = { [N in FilterName]: (typeof FILTER_ECHO)[(typeof LISTING_FILTERS)[N]['kind']] };
 

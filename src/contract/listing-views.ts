@@ -124,7 +124,7 @@ function fieldsOf<K extends ListingViewField>(keys: readonly K[]): { [F in K]: (
 export const toolSummarySchema = z.object(fieldsOf(SUMMARY_FIELDS));
 
 /** Names of the fields a search can match (see src/search/search-fields.ts, which weighs each). */
-export const MATCHABLE_FIELDS = ['name', 'nameCn', 'aliases', 'tags', 'category', 'description', 'descriptionCn', 'features', 'pricing', 'models'] as const;
+export const MATCHABLE_FIELDS = ['name', 'nameCn', 'aliases', 'tags', 'category', 'description', 'descriptionCn', 'features', 'pricing', 'models', 'tasks', 'provider', 'markets'] as const;
 
 export const searchResultSchema = z
   .object({

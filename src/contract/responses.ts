@@ -286,6 +286,17 @@ export const modelCompareResponseSchema = z.object({
   _links: linksSchema,
 });
 
+export const taskSchema = z.object({
+  slug: z.string().describe('What the `task` filter takes.'),
+  name: z.string(),
+  nameCn: z.string(),
+  synonyms: texts.describe('Other ways to say it in English; search matches them.'),
+  synonymsCn: texts.describe('Other ways to say it in Chinese.'),
+  count: count.describe('Listings that do it now.'),
+});
+
+export const tasksResponseSchema = z.object({ success: ok, total: count, tasks: z.array(taskSchema), _links: linksSchema });
+
 /** Every published shape by the name the OpenAPI document gives it (its components.schemas). */
 export const PUBLISHED_SCHEMAS = {
   Problem: problemSchema,
@@ -319,6 +330,8 @@ export const PUBLISHED_SCHEMAS = {
   ServiceIndex: serviceIndexSchema,
   ApiCatalog: apiCatalogSchema,
   AiPluginManifest: aiPluginManifestSchema,
+  Task: taskSchema,
+  TasksResponse: tasksResponseSchema,
   ModelEntry: modelEntrySchema,
   ModelFilters: modelFiltersSchema,
   ModelSummary: modelSummarySchema,
@@ -331,6 +344,7 @@ export const PUBLISHED_SCHEMAS = {
 export type PublishedSchemaName = keyof typeof PUBLISHED_SCHEMAS;
 
 export type SearchResponse = z.infer<typeof searchResponseSchema>;
+export type TasksResponse = z.infer<typeof tasksResponseSchema>;
 export type ModelListResponse = z.infer<typeof modelListResponseSchema>;
 export type ModelDetailResponse = z.infer<typeof modelDetailResponseSchema>;
 export type ModelCompareResponse = z.infer<typeof modelCompareResponseSchema>;

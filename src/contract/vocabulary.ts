@@ -88,6 +88,8 @@ const CURRENCY_CODES = new Set<string>(Intl.supportedValuesOf('currency'));
 export const isCurrencyCode = (value: unknown) => typeof value === 'string' && CURRENCY_CODES.has(value);
 
 export const MCP_TRANSPORTS = ['streamable-http', 'sse', 'stdio'] as const;
+/** The `mcp` filter: a remote server (streamable-http or sse), a local one (stdio), or either. */
+export const MCP_FILTER_VALUES = ['remote', 'local', 'any'] as const;
 export const MCP_AUTH = ['oauth', 'api-key', 'none'] as const;
 export const PACKAGE_REGISTRIES = ['npm', 'pypi', 'docker', 'go', 'cargo', 'nuget', 'github'] as const;
 
@@ -107,4 +109,40 @@ export const PAYMENT_METHODS = [
  */
 export function aliasKey(value: string): string {
   return value.normalize('NFKC').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+}
+
+/** Each payment method's name in English and Chinese, for search and the pages. */
+export const PAYMENT_METHOD_NAMES: Record<(typeof PAYMENT_METHODS)[number], [string, string]> = {
+  card: ['cards', '银行卡 信用卡'],
+  alipay: ['Alipay', '支付宝'],
+  'wechat-pay': ['WeChat Pay', '微信支付'],
+  unionpay: ['UnionPay', '银联'],
+  'apple-pay': ['Apple Pay', 'Apple Pay'],
+  'google-pay': ['Google Pay', 'Google Pay'],
+  paypal: ['PayPal', 'PayPal'],
+  venmo: ['Venmo', 'Venmo'],
+  'bank-transfer': ['bank transfer', '银行转账'],
+  'ach-debit': ['ACH debit', 'ACH 扣款'],
+  'sepa-debit': ['SEPA direct debit', 'SEPA 直接借记'],
+  ideal: ['iDEAL', 'iDEAL'],
+  bancontact: ['Bancontact', 'Bancontact'],
+  klarna: ['Klarna', 'Klarna'],
+  afterpay: ['Afterpay', 'Afterpay'],
+  pix: ['Pix', 'Pix'],
+  boleto: ['Boleto', 'Boleto'],
+  oxxo: ['OXXO', 'OXXO'],
+  upi: ['UPI', 'UPI'],
+  konbini: ['Konbini', '便利店支付'],
+  paynow: ['PayNow', 'PayNow'],
+  grabpay: ['GrabPay', 'GrabPay'],
+  kakaopay: ['KakaoPay', 'KakaoPay'],
+  crypto: ['crypto', '加密货币'],
+  cash: ['cash', '现金'],
+};
+
+const REGION_NAMES_ZH = new Intl.DisplayNames(['zh'], { type: 'region' });
+/** A country or region code's names in English and Chinese (cn: China 中国). */
+export function regionNames(code: string): [string, string] {
+  const upper = code.toUpperCase();
+  return [REGION_NAMES.of(upper) ?? upper, REGION_NAMES_ZH.of(upper) ?? upper];
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FILTER_ECHO, type FilterDefinition, type FilterKind } from '../contract/listing-filters';
-import { AUTH_TYPES, COMPARED_RATE_UNITS, LIFECYCLE_STATUSES, MODALITIES, MODEL_KINDS, RATE_UNITS, SDK_LANGUAGES, type SdkLanguage } from '../contract/vocabulary';
+import { AUTH_TYPES, COMPARED_RATE_UNITS, isRegionCode, LIFECYCLE_STATUSES, MCP_FILTER_VALUES, MODALITIES, MODEL_KINDS, PAYMENT_METHODS, RATE_UNITS, SDK_LANGUAGES, type SdkLanguage } from '../contract/vocabulary';
 import { LIVE_FILTER_VALUES } from '../liveness/liveness.schema';
 import { badRequest } from './problem';
 import { parseCategory, type QueryParams, single } from './query-params';
@@ -146,6 +146,18 @@ export const FILTER_KINDS: Record<FilterKind, KindDefinition> = {
     parameter: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/),
     argument: (error) => z.string({ error }),
   },
+  mcp: oneOf(MCP_FILTER_VALUES),
+  country: {
+    parse: (given, name, definition) => {
+      const raw = given?.trim().toLowerCase();
+      if (!raw) return null;
+      if (!isRegionCode(raw)) throw invalid(name, definition, given);
+      return raw;
+    },
+    parameter: z.string().regex(/^[A-Za-z]{2}$/),
+    argument: (error) => z.string({ error }),
+  },
+  paymentMethod: oneOf(PAYMENT_METHODS),
   text: {
     parse: (given, name, definition) => {
       const raw = given?.trim() ?? '';

@@ -327,6 +327,15 @@ export const OPENAPI_DOCUMENT = {
         },
       },
     },
+    '/api/v1/tasks': {
+      get: {
+        operationId: 'listTasks',
+        tags: ['tools'],
+        summary: 'What listings do: the task list, with how many listings do each',
+        description: 'Every task (object detection, OCR, translation...) with its English and Chinese names, the synonyms search matches, and the number of listings that do it now. Pass a slug as `task` to search or list.',
+        responses: { 200: ok('Every task.', ref('TasksResponse')), 304: notModified, 503: unavailable, ...everyOperation },
+      },
+    },
     '/api/v1/tools/categories': {
       get: {
         operationId: 'getCategories',

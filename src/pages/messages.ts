@@ -2,7 +2,7 @@ import type { FilterName } from '../contract/listing-filters';
 import type { ChangeKind, ChangeType } from '../contract/responses';
 import type { LiveFilterValue, TargetKind, TargetState } from '../liveness/liveness.schema';
 import type { AuthType, ListingStatus } from '../contract/vocabulary';
-import type { LIMIT_METRICS, LIMIT_PERIODS, LIMIT_SCOPES, LifecycleStatus, RateUnit } from '../contract/vocabulary';
+import type { LIMIT_METRICS, LIMIT_PERIODS, LIMIT_SCOPES, LifecycleStatus, MCP_FILTER_VALUES, RateUnit } from '../contract/vocabulary';
 
 /**
  * Every string of the pages' interface, in English and in Chinese: one table, so a string added in one
@@ -64,7 +64,15 @@ const en = {
     maxPrice: 'Price at most (USD)',
     priceUnit: 'Per',
     live: 'Answering',
+    task: 'Task',
+    mcp: 'Official MCP server',
+    providerCountry: 'Provider based in',
+    dataRegion: 'Data processed in',
+    buyerCountry: 'Buyers in',
+    paymentMethod: 'Payment method',
   } satisfies Record<FilterName, string>,
+  mcpValues: { remote: 'Remote (URL)', local: 'Local (package)', any: 'Either' } satisfies Record<(typeof MCP_FILTER_VALUES)[number], string>,
+  countryHint: 'e.g. cn',
   moreFilters: 'Models, prices and lifecycle',
   minContextHint: 'e.g. 128k or 1m',
   daysHint: 'e.g. 90d',
@@ -372,7 +380,15 @@ const zh: Messages = {
     maxPrice: '最高价格（美元）',
     priceUnit: '计价单位',
     live: '可用状态',
+    task: '任务',
+    mcp: '官方 MCP 服务器',
+    providerCountry: '提供方所在国家',
+    dataRegion: '数据处理地区',
+    buyerCountry: '买家所在国家',
+    paymentMethod: '支付方式',
   },
+  mcpValues: { remote: '远程（URL）', local: '本地（软件包）', any: '均可' },
+  countryHint: '如 cn',
   moreFilters: '模型、价格与生命周期',
   minContextHint: '例如 128k 或 1m',
   daysHint: '例如 90d',

@@ -6,7 +6,7 @@ import { LatestChangesQuery } from '../changes/latest-changes.query';
 import type { LatestChanges } from '../changes/latest-changes.handler';
 import { AppConfig } from '../config/app-config';
 import { FILTER_NAMES, NO_FILTERS } from '../contract/listing-filters';
-import type { CategoriesResponse, CompareResponse, ErrorsResponse, ListResponse, SearchResponse, ToolDetailResponse } from '../contract/responses';
+import type { CategoriesResponse, CompareResponse, ErrorsResponse, ListResponse, SearchResponse, TasksResponse, ToolDetailResponse } from '../contract/responses';
 import { baseUrlOf } from '../http/base-url';
 import { SERVICE_INDEX, SERVICE_LINKS } from '../discovery/service-index';
 import { listErrorsQueryOf } from '../error-reference/read/list-errors-params';
@@ -17,6 +17,7 @@ import { CACHE_CONTROL, sendBody } from '../http/send-json';
 import { ReadModels } from '../projections/read-models.service';
 import { storedBody, StoredBody } from '../http/stored-body';
 import { ListCategoriesQuery } from '../categories/read/list-categories.query';
+import { ListTasksQuery } from '../categories/read/list-tasks.query';
 import { compareQueryOf } from '../listings/read/compare/compare-params';
 import { GetToolQuery } from '../listings/read/detail/get-tool.query';
 import { listQueryOf } from '../listings/read/list/list-params';
@@ -95,7 +96,7 @@ export class PagesController {
       lang,
       searchPath(q, filters, cursor),
       async (ctx) => {
-        const [result, categories] = await Promise.all([this.read<SearchResponse>(query), this.read<CategoriesResponse>(new ListCategoriesQuery())]);
+        const [result, categories, tasks] = await Promise.all([this.read<SearchResponse>(query), this.read<CategoriesResponse>(new ListCategoriesQuery()), this.read<TasksResponse>(new ListTasksQuery())]);
         found = result.total;
         const values = Object.fromEntries(FILTER_NAMES.map((name) => [name, filters[name] === null ? '' : String(filters[name])])) as FilterValues;
         return SearchPage({
@@ -103,6 +104,7 @@ export class PagesController {
           q,
           values,
           categories,
+          tasks: tasks.tasks,
           result,
           error: null,
           firstPage: cursor ? searchPath(q, filters) : null,
@@ -282,8 +284,8 @@ export class PagesController {
     const parameter = typeof problem.extra.parameter === 'string' ? problem.extra.parameter : null;
     const error = lang === 'en' || !parameter ? problem.detail : `${MESSAGES[lang].invalidParameter(parameter)}（${problem.detail}）`;
     return this.uncached(request, reply, lang, PAGE_PATHS.search, 400, async (ctx) => {
-      const categories = await this.read<CategoriesResponse>(new ListCategoriesQuery());
-      return SearchPage({ ctx, q: first(params.q) || null, values, categories, result: null, error, firstPage: null, nextPage: null });
+      const [categories, tasks] = await Promise.all([this.read<CategoriesResponse>(new ListCategoriesQuery()), this.read<TasksResponse>(new ListTasksQuery())]);
+      return SearchPage({ ctx, q: first(params.q) || null, values, categories, tasks: tasks.tasks, result: null, error, firstPage: null, nextPage: null });
     });
   }
 

@@ -89,7 +89,8 @@ export class IndexFollower {
       for (const [slug, listing] of listings) {
         const category = listing ? this.categories.get(listing.category) : undefined;
         const live = this.liveness.get(slug) ?? null;
-        changes.set(slug, listing && { listing, category, summary: renderSummary(listing, category, live), live: live?.state ?? 'unchecked' });
+        const tasks = (listing?.tasks ?? []).map((task) => this.categories.task(task)).filter((task) => task !== undefined);
+        changes.set(slug, listing && { listing, category, tasks, summary: renderSummary(listing, category, live), live: live?.state ?? 'unchecked' });
         offering.set(slug, listing && offeringListing(listing, live?.state ?? 'unchecked'));
       }
       this.index.apply(changes);

@@ -13,7 +13,7 @@ const listings = collectFiles([join(fixtures, 'listings')]).files.map((file) => 
 
 /** The scoring rule written plainly (a Map per field, an object per term): what the scorer must compute. */
 function reference(listing: ListingDocument, category: Category | undefined): Map<string, number> {
-  const texts = searchFieldTexts(listing, category);
+  const texts = searchFieldTexts(listing, category, tasksOf(listing));
   const weighted = new Map<string, { tf: number; mask: number }>();
   SEARCH_FIELDS.forEach((field, bit) => {
     // Names people use and model ids are indexed whole; other fields by their words and joined forms.
@@ -33,6 +33,9 @@ function reference(listing: ListingDocument, category: Category | undefined): Ma
   return new Map([...weighted].map(([term, { tf, mask }]) => [term, Math.max(1, Math.round(tf * 100)) * FIELD_BITS + mask]));
 }
 
+/** The tasks a listing does, from the task list. */
+const tasksOf = (listing: ListingDocument) => (listing.tasks ?? []).map((task) => categories.task(task)!);
+
 /** One scorer and one numbering of terms for every listing, as the index has them. */
 const scorer = new PostingScorer();
 const terms: string[] = [];
@@ -41,7 +44,7 @@ const numberOf = (term: string) => numbers.get(term) ?? numbers.set(term, terms.
 
 function postingsOf(listing: ListingDocument): Map<string, number> {
   const postings = new Map<string, number>();
-  scorer.score(listing, categories.get(listing.category), numberOf, (term, score) => postings.set(terms[term], score));
+  scorer.score(listing, categories.get(listing.category), tasksOf(listing), numberOf, (term, score) => postings.set(terms[term], score));
   return postings;
 }
 

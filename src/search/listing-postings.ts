@@ -1,6 +1,6 @@
-import type { Category } from '../categories/categories';
+import type { Category, Task } from '../categories/categories';
 import { type ListingDocument } from '../listings/write/listing.document';
-import { aliasKey } from '../contract/vocabulary';
+import { aliasKey, PAYMENT_METHOD_NAMES, regionNames } from '../contract/vocabulary';
 import { FIELD_BITS, SEARCH_FIELDS } from './search-fields';
 import { indexTerms, isHan, joinedTerms } from './tokenizer';
 
@@ -30,12 +30,13 @@ export class PostingScorer {
   score(
     listing: ListingDocument,
     category: Category | undefined,
+    tasks: readonly Task[],
     numberOf: (term: string) => number,
     emit: (termNumber: number, score: number) => void,
   ): void {
     const { listingTerms, fieldTerms } = this;
     try {
-      const fields = termsByField(listing, category);
+      const fields = termsByField(listing, category, tasks);
       for (let bit = 0; bit < SEARCH_FIELDS.length; bit++) {
         const field = SEARCH_FIELDS[bit];
         const { terms, joined } = fields[bit];
@@ -90,8 +91,16 @@ function copyInto<T extends Float64Array | Int32Array>(into: T, from: T): T {
 }
 
 /** The text of each search field of a listing, by field name (aliases are indexed apart, whole). */
-export function searchFieldTexts(listing: ListingDocument, category: Category | undefined): Record<string, string> {
+export function searchFieldTexts(listing: ListingDocument, category: Category | undefined, tasks: readonly Task[] = []): Record<string, string> {
+  const provider = listing.provider;
+  const markets = listing.markets;
   return {
+    // What it does, in every way the task list says it: names and synonyms in both languages.
+    tasks: tasks.map((task) => [task.name, task.nameCn, ...task.synonyms, ...task.synonymsCn].join(' \n ')).join(' \n '),
+    // Who runs it and where: the company, and its country and data regions in both languages (China, 中国).
+    provider: provider ? [provider.name, provider.nameCn ?? '', ...[provider.country, ...provider.dataRegions].filter((code): code is string => Boolean(code)).flatMap(regionNames)].join(' \n ') : '',
+    // Whom a payment API takes money from, and how: its buyers' countries and payment methods, in both languages.
+    markets: markets ? [...markets.buyerCountries.flatMap(regionNames), ...markets.paymentMethods.flatMap((method) => PAYMENT_METHOD_NAMES[method])].join(' \n ') : '',
     name: `${listing.name} ${listing.slug} ${listing.slug.replace(/-/g, '')}`,
     nameCn: listing.nameCn,
     tags: listing.tags.join(' '),
@@ -107,8 +116,8 @@ export function searchFieldTexts(listing: ListingDocument, category: Category | 
  * The index terms of each search field of a listing, in the order of SEARCH_FIELDS: its words, and the
  * joined forms of words written with punctuation inside (`gpt-4o` also as gpt4o, see joinedTerms).
  */
-function termsByField(listing: ListingDocument, category: Category | undefined): Array<{ terms: string[]; joined: string[] }> {
-  const texts = searchFieldTexts(listing, category);
+function termsByField(listing: ListingDocument, category: Category | undefined, tasks: readonly Task[]): Array<{ terms: string[]; joined: string[] }> {
+  const texts = searchFieldTexts(listing, category, tasks);
   return SEARCH_FIELDS.map((field) =>
     field.name === 'aliases'
       ? { terms: aliasTerms(listing.aliases ?? []), joined: [] }

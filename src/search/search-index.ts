@@ -1,5 +1,5 @@
 import type { BrowsePosition } from '../http/paging-cursor';
-import type { Category } from '../categories/categories';
+import type { Category, Task } from '../categories/categories';
 import type { ListingFilters } from '../contract/listing-filters';
 import { LIVE_FILTER_VALUES, LiveFilterValue } from '../liveness/liveness.schema';
 import { lowestRates } from '../listings/write/listing-facts';
@@ -17,6 +17,8 @@ import { parseQuery } from './search-query';
 export interface IndexedListing {
   listing: ListingDocument;
   category: Category | undefined;
+  /** The tasks it does, with their names and synonyms (from the task list). */
+  tasks?: Task[];
   /** The search summary as the API sends it (JSON). */
   summary: string;
   /** The listing's liveness state as published (unchecked: none yet). */
@@ -67,6 +69,14 @@ interface ListingFacts extends Pick<ListingDocument, 'slug' | 'category' | 'popu
   /** The lowest published rate in US dollars per unit, of the listing's own rates and its models'. */
   lowestRates: Map<string, number>;
   live: LiveFilterValue;
+  tasks: ReadonlySet<string>;
+  /** The transports of its provider's official MCP servers: remote, local. */
+  mcp: ReadonlySet<'remote' | 'local'>;
+  providerCountry: string | null;
+  dataRegions: readonly string[];
+  /** A payment API's buyers' countries ('*': worldwide) and payment methods. */
+  buyerCountries: ReadonlySet<string>;
+  paymentMethods: ReadonlySet<string>;
 }
 
 /**
@@ -128,6 +138,17 @@ export class SearchIndex {
     return counts;
   }
 
+  /** Listings (retired ones left out) that do each task, by task slug: for GET /api/v1/tasks. */
+  taskCounts(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const doc of this.docIds.values()) {
+      const facts = this.docs[doc]!.facts;
+      if (facts.lifecycle === 'retired') continue;
+      for (const task of facts.tasks) counts.set(task, (counts.get(task) ?? 0) + 1);
+    }
+    return counts;
+  }
+
   /** Applies what a batch of events left of each listing it touched: the new document, or null when withdrawn. */
   apply(changes: ReadonlyMap<string, IndexedListing | null>): void {
     /** Listings whose postings go (revised or withdrawn), and the terms they had. */
@@ -163,7 +184,7 @@ export class SearchIndex {
       this.docs[doc] = listing;
       if (listing.facts.lifecycle === 'retired') this.retired++;
       const terms: number[] = [];
-      this.scorer.score(next.listing, next.category, (text) => this.lists.idOf(text), (term, score) => {
+      this.scorer.score(next.listing, next.category, next.tasks ?? [], (text) => this.lists.idOf(text), (term, score) => {
         terms.push(term);
         const postings = added.get(term) ?? added.set(term, { docs: [], scores: [] }).get(term)!;
         postings.docs.push(doc);
@@ -254,6 +275,7 @@ export class SearchIndex {
    */
   private filterOf(filters: ListingFilters): (doc: number) => boolean {
     const { category, freeTier, openaiCompatible, auth, minContext, sdk, lifecycle, includeRetired, retiringWithin, model, freeQuota, maxPrice, priceUnit, live } = filters;
+    const { task, mcp, providerCountry, dataRegion, buyerCountry, paymentMethod } = filters;
     const withRetired = includeRetired === true || lifecycle === 'retired';
     // Most searches set none: then no listing's facts are read (reading them took half of a broad query's time).
     if (Object.values(filters).every((value) => value === null) && (withRetired || this.retired === 0)) return () => true;
@@ -273,7 +295,13 @@ export class SearchIndex {
         (model === null || facts.models.has(model)) &&
         (freeQuota === null || facts.freeQuota === freeQuota) &&
         (maxPrice === null || priceUnit === null || (facts.lowestRates.get(priceUnit) ?? Infinity) <= maxPrice) &&
-        (live === null || facts.live === live)
+        (live === null || facts.live === live) &&
+        (task === null || facts.tasks.has(task)) &&
+        (mcp === null || (mcp === 'any' ? facts.mcp.size > 0 : facts.mcp.has(mcp))) &&
+        (providerCountry === null || facts.providerCountry === providerCountry) &&
+        (dataRegion === null || facts.dataRegions.includes(dataRegion)) &&
+        (buyerCountry === null || facts.buyerCountries.has('*') || facts.buyerCountries.has(buyerCountry)) &&
+        (paymentMethod === null || facts.paymentMethods.has(paymentMethod))
       );
     };
   }
@@ -308,6 +336,12 @@ function held({ listing, summary, live = 'unchecked' }: IndexedListing): HeldLis
       lowestRates: lowestRates(listing),
       freeQuota: (listing.prices?.freeQuota.length ?? 0) > 0 || (listing.prices?.models.includes('free') ?? false),
       live,
+      tasks: new Set(listing.tasks ?? []),
+      mcp: new Set((listing.mcpServers ?? []).map((server) => (server.transport === 'stdio' ? 'local' : 'remote'))),
+      providerCountry: listing.provider?.country ?? null,
+      dataRegions: listing.provider?.dataRegions ?? [],
+      buyerCountries: new Set([...(listing.markets?.worldwide ? ['*'] : []), ...(listing.markets?.buyerCountries ?? [])]),
+      paymentMethods: new Set(listing.markets?.paymentMethods ?? []),
     },
     summary,
     // The name keys it answers to: its name, Chinese name, slug, aliases, and its models' ids.

@@ -1,7 +1,7 @@
 import { FILTER_NAMES, FilterName, LISTING_FILTERS } from '../../contract/listing-filters';
 import { LIVE_FILTER_VALUES } from '../../liveness/liveness.schema';
-import type { CategoriesResponse, SearchResponse } from '../../contract/responses';
-import { COMPARED_RATE_UNITS, LIFECYCLE_STATUSES } from '../../contract/vocabulary';
+import type { CategoriesResponse, SearchResponse, TasksResponse } from '../../contract/responses';
+import { COMPARED_RATE_UNITS, LIFECYCLE_STATUSES, MCP_FILTER_VALUES, PAYMENT_METHOD_NAMES, PAYMENT_METHODS } from '../../contract/vocabulary';
 import { AUTH_TYPES, SDK_LANGUAGES } from '../../contract/vocabulary';
 import { PAGE_PATHS } from '../page-paths';
 import { SearchBox } from './home';
@@ -17,6 +17,8 @@ export interface SearchPageProps {
   q: string | null;
   values: FilterValues;
   categories: CategoriesResponse;
+  /** The task list, for the task filter. */
+  tasks: TasksResponse['tasks'];
   /** The answer; null when the request was refused (`error` says why). */
   result: SearchResponse | null;
   error: string | null;
@@ -26,10 +28,10 @@ export interface SearchPageProps {
 }
 
 /** The filters of the facts as data and of lifecycle: folded away until one is set, so a phone shows the common ones first. */
-const MORE_FILTERS = new Set<FilterName>(['model', 'maxPrice', 'priceUnit', 'freeQuota', 'lifecycle', 'retiringWithin', 'includeRetired']);
+const MORE_FILTERS = new Set<FilterName>(['model', 'maxPrice', 'priceUnit', 'freeQuota', 'lifecycle', 'retiringWithin', 'includeRetired', 'mcp', 'providerCountry', 'dataRegion', 'buyerCountry', 'paymentMethod']);
 
 /** One control per filter of LISTING_FILTERS, by its kind. */
-function FilterControl({ ctx, name, value, categories }: { ctx: PageContext; name: FilterName; value: string; categories: CategoriesResponse }) {
+function FilterControl({ ctx, name, value, categories, tasks }: { ctx: PageContext; name: FilterName; value: string; categories: CategoriesResponse; tasks: TasksResponse['tasks'] }) {
   const { t } = ctx;
   const id = `f-${name}`;
   const kind = LISTING_FILTERS[name].kind;
@@ -80,6 +82,18 @@ function FilterControl({ ctx, name, value, categories }: { ctx: PageContext; nam
       break;
     case 'live':
       control = select(LIVE_FILTER_VALUES.map((state) => [state, t.liveStates[state]]));
+      break;
+    case 'mcp':
+      control = select(MCP_FILTER_VALUES.map((v) => [v, t.mcpValues[v]]));
+      break;
+    case 'paymentMethod':
+      control = select(PAYMENT_METHODS.map((method) => [method, PAYMENT_METHOD_NAMES[method][ctx.lang === 'zh' ? 1 : 0]]));
+      break;
+    case 'slug':
+      control = select(tasks.map((task) => [task.slug, ctx.lang === 'zh' ? task.nameCn : task.name]));
+      break;
+    case 'country':
+      control = <input type="text" id={id} name={name} value={value} placeholder={t.countryHint} size={4} maxlength={2} spellcheck={false} autocapitalize="off" />;
       break;
   }
   return (
@@ -139,7 +153,7 @@ export function SearchResults({ ctx, result, firstPage, nextPage, categories }: 
   );
 }
 
-export function SearchPage({ ctx, q, values, categories, result, error, firstPage, nextPage }: SearchPageProps) {
+export function SearchPage({ ctx, q, values, categories, tasks, result, error, firstPage, nextPage }: SearchPageProps) {
   const { t } = ctx;
   const title = `${t.searchTitle(q)} · ${t.siteName}`;
   const jsonLd = result
@@ -152,13 +166,13 @@ export function SearchPage({ ctx, q, values, categories, result, error, firstPag
         <fieldset class="filters">
           <legend>{t.filtersLegend}</legend>
           {FILTER_NAMES.filter((name) => !MORE_FILTERS.has(name)).map((name) => (
-            <FilterControl ctx={ctx} name={name} value={values[name]} categories={categories} />
+            <FilterControl ctx={ctx} name={name} value={values[name]} categories={categories} tasks={tasks} />
           ))}
           <details class="more" open={[...MORE_FILTERS].some((name) => values[name] !== '')}>
             <summary>{t.moreFilters}</summary>
             <div class="fields">
               {[...MORE_FILTERS].map((name) => (
-                <FilterControl ctx={ctx} name={name} value={values[name]} categories={categories} />
+                <FilterControl ctx={ctx} name={name} value={values[name]} categories={categories} tasks={tasks} />
               ))}
             </div>
           </details>
