@@ -121,6 +121,17 @@ it('every case revises a fixture of its own', () => {
   expect(new Set(CASES.map((c) => c.base)).size).toBe(CASES.length);
 });
 
+/** The oldest day any source of a listing file was checked: what its lastUpdated must be. */
+function oldestCheck(doc: unknown): string {
+  const days: string[] = [];
+  const walk = (value: unknown) => {
+    if (Array.isArray(value)) value.forEach(walk);
+    else if (value && typeof value === 'object') for (const [key, item] of Object.entries(value)) key === 'checked' && typeof item === 'string' ? days.push(item) : walk(item);
+  };
+  walk(doc);
+  return days.sort()[0];
+}
+
 describe('each hostile file is refused, with its file, field and reason, by ingest and by check:content', () => {
   let ingest: string[];
   let check: string[];
@@ -203,7 +214,14 @@ describe('files ingest refuses on their own', () => {
     const dir = mkdtempSync(join(work, 'recheck-'));
     const file = join(dir, 'mistral.yaml');
     const doc = parse(readFileSync('fixtures/listings/mistral.yaml', 'utf8'));
-    const checkedBefore = doc.models[0].source.checked;
+    // The published version's checks of the two facts are dated in the past (whatever the day the
+    // shipped content was checked): a revision dated like it must be a revision of the same facts.
+    const checkedBefore = '2026-01-05';
+    doc.models[0].source.checked = checkedBefore;
+    doc.sources.freeTier.checked = checkedBefore;
+    doc.lastUpdated = oldestCheck(doc);
+    writeFileSync(file, stringify(doc));
+    expect((await runCli(namespace, ['ingest', file])).code).toBe(0);
     doc.models[0].prices[0].price = doc.models[0].prices[0].price * 2;
     doc.freeTier = false;
     // Sources and wording that change alone are no change of a fact.
@@ -222,6 +240,7 @@ describe('files ingest refuses on their own', () => {
     const today = new Date().toISOString().slice(0, 10);
     doc.models[0].source.checked = today;
     doc.sources.freeTier.checked = today;
+    doc.lastUpdated = oldestCheck(doc);
     writeFileSync(file, stringify(doc));
     const accepted = await runCli(namespace, ['ingest', file]);
     expect({ code: accepted.code, stderr: accepted.stderr }).toEqual({ code: 0, stderr: '' });

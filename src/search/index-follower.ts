@@ -5,7 +5,8 @@ import { comparePositions, EventStore, START_POSITION } from '../event-store/eve
 import { listingAggregate } from '../listings/write/listing.aggregate';
 import { renderSummary } from '../listings/views/listing-views';
 import { IndexedListing, SearchIndex } from './search-index';
-import { ModelIndex, offeringListing, type OfferingListing } from './model-index';
+import { offeringListing, type OfferingListing } from '../models/views/model-views';
+import { ModelIndex } from './model-index';
 
 /** Events read from the log at a time. */
 const PAGE = 1000;

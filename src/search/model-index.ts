@@ -1,39 +1,11 @@
 import type { ModelFilters, ModelSort } from '../contract/model-filters';
 import { aliasKey, type ComparedRateUnit, type LifecycleStatus } from '../contract/vocabulary';
-import type { LiveFilterValue } from '../liveness/liveness.schema';
-import type { ListingDocument } from '../listings/write/listing.document';
 import type { ModelEntryDocument } from '../models/write/model-entry.document';
-import { buildModelView, type ModelView, type OfferAt } from '../models/views/model-views';
+import { buildModelView, type ModelView, type OfferAt, type OfferingListing } from '../models/views/model-views';
+
 import { allowedEdits } from './search-query';
 import { indexTerms, joinedTerms } from './tokenizer';
 import { lowerBound, termsWithinEdits } from './typo-terms';
-
-/** What the model index keeps of a listing: what its offers need (the document itself is let go). */
-export interface OfferingListing {
-  slug: string;
-  name: string;
-  category: string;
-  lifecycle: LifecycleStatus;
-  currency: string;
-  /** A published free allowance (or a free plan). */
-  freeQuota: boolean;
-  live: LiveFilterValue;
-  models: NonNullable<ListingDocument['models']>;
-}
-
-/** What the model index keeps of a listing (its liveness state as published). */
-export function offeringListing(listing: ListingDocument, live: LiveFilterValue): OfferingListing {
-  return {
-    slug: listing.slug,
-    name: listing.name,
-    category: listing.category,
-    lifecycle: listing.lifecycle?.status ?? 'active',
-    currency: listing.prices?.currency ?? 'USD',
-    freeQuota: (listing.prices?.freeQuota.length ?? 0) > 0 || (listing.prices?.models.includes('free') ?? false),
-    live,
-    models: listing.models ?? [],
-  };
-}
 
 /** A page of the catalog: the models that pass, in order, and how many there are. */
 export interface ModelPage {

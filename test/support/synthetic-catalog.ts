@@ -55,7 +55,8 @@ export function generateCatalog(count: number, seed = 42, templates = loadFixtur
       slug,
       name: `${title} API`,
       nameCn: `${title} ${template.nameCn.replace(/^[\x00-\x7f]+/, '').trim() || '接口'}`,
-      description: template.description.replace(new RegExp(template.name.split(' ')[0], 'gi'), title),
+      // (The title may be longer than the name it stands for: the description is cut to its limit.)
+      description: template.description.replace(new RegExp(template.name.split(' ')[0], 'gi'), title).slice(0, 300),
       website: `https://${host}`,
       docsUrl: `https://docs.${host}`,
       domains: ['example.com'],
@@ -75,12 +76,16 @@ export function generateCatalog(count: number, seed = 42, templates = loadFixtur
   });
 }
 
-/** A listing's sources (and migration links) pointed at `host`, the rest of its facts as data kept. */
-function onHost(template: ListingDocument, host: string): Pick<ListingDocument, 'lifecycle' | 'models' | 'prices' | 'rateLimits' | 'sources' | 'lastUpdated'> {
-  const moved = JSON.parse(JSON.stringify({ lifecycle: template.lifecycle, models: template.models, prices: template.prices, rateLimits: template.rateLimits, sources: template.sources }), (key, value) =>
+/**
+ * A listing's sources (and migration links, MCP server URLs) pointed at `host`, the rest of its facts as
+ * data kept. Its models name no model entry (a synthetic catalog has none): each is a model of its own.
+ */
+function onHost(template: ListingDocument, host: string): Pick<ListingDocument, 'lifecycle' | 'models' | 'prices' | 'rateLimits' | 'sources' | 'provider' | 'mcpServers' | 'markets' | 'lastUpdated'> {
+  const { lifecycle, models, prices, rateLimits, sources, provider, mcpServers, markets } = template;
+  const moved = JSON.parse(JSON.stringify({ lifecycle, models, prices, rateLimits, sources, provider, mcpServers, markets }), (key, value) =>
     (key === 'url' || key === 'migrationUrl') && typeof value === 'string' ? value.replace(/^https:\/\/[^/]+/, `https://${host}`) : value,
   );
-  return { ...moved, lastUpdated: template.lastUpdated };
+  return { ...moved, models: moved.models && moved.models.map((model: object) => ({ ...model, canonical: null })), lastUpdated: template.lastUpdated };
 }
 
 /** Writes a catalog as JSON listing files (what a bulk import from another system would produce). */

@@ -2,8 +2,35 @@ import { datedLifecycle, datedRates, datedSource } from '../../contract/listing-
 import type { ModelEntry, ModelOffer, ModelSummary } from '../../contract/model-views';
 import { aliasKey, COMPARED_RATE_UNITS, type ComparedRateUnit, type LifecycleStatus } from '../../contract/vocabulary';
 import type { LiveFilterValue } from '../../liveness/liveness.schema';
-import type { OfferingListing } from '../../search/model-index';
+import type { ListingDocument } from '../../listings/write/listing.document';
 import type { ModelEntryDocument } from '../write/model-entry.document';
+
+/** What the model index keeps of a listing: what its offers need (the document itself is let go). */
+export interface OfferingListing {
+  slug: string;
+  name: string;
+  category: string;
+  lifecycle: LifecycleStatus;
+  currency: string;
+  /** A published free allowance (or a free plan). */
+  freeQuota: boolean;
+  live: LiveFilterValue;
+  models: NonNullable<ListingDocument['models']>;
+}
+
+/** What the model index keeps of a listing (its liveness state as published). */
+export function offeringListing(listing: ListingDocument, live: LiveFilterValue): OfferingListing {
+  return {
+    slug: listing.slug,
+    name: listing.name,
+    category: listing.category,
+    lifecycle: listing.lifecycle?.status ?? 'active',
+    currency: listing.prices?.currency ?? 'USD',
+    freeQuota: (listing.prices?.freeQuota.length ?? 0) > 0 || (listing.prices?.models.includes('free') ?? false),
+    live,
+    models: listing.models ?? [],
+  };
+}
 
 /** An offer as the catalog groups it: the listing that serves the model, and its line for it. */
 export interface OfferAt {
