@@ -65,7 +65,7 @@ describe('GET /api/v1/tools', () => {
   it('reads every listing through its cursors, each once', async () => {
     const { items, pages, total } = await allPages('/api/v1/tools?limit=20', 'tools');
     expect(total).toBe(FIXTURES.listings);
-    expect(pages).toBe(7);
+    expect(pages).toBe(Math.ceil(FIXTURES.listings / 20));
     expect(new Set(items.map((t) => t.slug)).size).toBe(FIXTURES.listings);
   });
 

@@ -96,7 +96,7 @@ it('writes the same generation as the service projected event by event, whoever 
 it('keeps no copy of the documents in the read models: the event store is their only copy', async () => {
   const names = Object.keys(await dump(await current()));
   // What the API serves and the projector's bookkeeping, nothing else (listings were once copied into `src`).
-  expect(names.sort()).toEqual(['applied', 'categories', 'checkpoint', 'compare', 'detail', 'errors']);
+  expect(names.sort()).toEqual(['applied', 'categories', 'checkpoint', 'compare', 'detail', 'errors', 'models']);
 });
 
 it('loads the working memory of a generation at the start without asking the store about each aggregate', async () => {

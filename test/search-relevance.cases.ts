@@ -6,7 +6,9 @@
  * name (the names people use for an API or its products), compound (words typed apart or together),
  * punctuation (names written with punctuation, typed with or without it), filter (a filter parameter, or a
  * fact asked for in words), task (what an agent wants done, in English or Chinese), model (a model's id
- * as the API takes it, or its name: the listing that serves it).
+ * as the API takes it, or its name: the listing that serves it), who (who runs an API and where, whom a
+ * payment API takes money from: in words or as filters), kinds (the kinds of API agents call every day:
+ * translation, weather, news, market data, video, tools for agents).
  */
 export interface RelevanceCase {
   q: string;
@@ -14,13 +16,13 @@ export interface RelevanceCase {
   within?: number;
   /** How many of `expect` must be within `within` (default: all, or `within` if fewer). */
   need?: number;
-  kind: 'en' | 'zh' | 'typo' | 'mixed' | 'name' | 'compound' | 'punctuation' | 'filter' | 'task' | 'model';
+  kind: 'en' | 'zh' | 'typo' | 'mixed' | 'name' | 'compound' | 'punctuation' | 'filter' | 'task' | 'model' | 'who' | 'kinds';
   category?: string;
   /** Other search parameters (filters). */
   params?: Record<string, string>;
 }
 
-export const KINDS: RelevanceCase['kind'][] = ['en', 'zh', 'typo', 'mixed', 'name', 'compound', 'punctuation', 'filter', 'task', 'model'];
+export const KINDS: RelevanceCase['kind'][] = ['en', 'zh', 'typo', 'mixed', 'name', 'compound', 'punctuation', 'filter', 'task', 'model', 'who', 'kinds'];
 
 export const RELEVANCE_CASES: RelevanceCase[] = [
   // English topics and names
@@ -211,4 +213,40 @@ export const RELEVANCE_CASES: RelevanceCase[] = [
   { kind: 'model', q: 'sonic-3.5', expect: ['cartesia'], within: 1 },
   { kind: 'model', q: 'mistral-medium-3-5', expect: ['mistral'], within: 1 },
   { kind: 'model', q: 'text-embedding-3-large', expect: ['openai'], within: 1 },
+  // Who runs an API and where, whom a payment API takes money from
+  { kind: 'who', q: '国内大模型', expect: ['deepseek', 'qwen', 'zhipu', 'moonshot', 'minimax', 'volcengine-ark', 'baidu-qianfan', 'tencent-hunyuan', 'stepfun', 'siliconflow', 'iflytek-spark', 'sensenova'], within: 5, need: 4 },
+  { kind: 'who', q: '中国的大模型 API', expect: ['deepseek', 'qwen', 'zhipu', 'moonshot', 'minimax', 'volcengine-ark', 'baidu-qianfan', 'tencent-hunyuan', 'stepfun', 'siliconflow', 'iflytek-spark', 'sensenova'], within: 5, need: 4 },
+  { kind: 'who', q: '国产大模型接口', expect: ['deepseek', 'qwen', 'zhipu', 'moonshot', 'minimax', 'volcengine-ark', 'baidu-qianfan', 'tencent-hunyuan', 'stepfun', 'siliconflow', 'iflytek-spark', 'sensenova'], within: 5, need: 4 },
+  { kind: 'who', q: 'chinese llm providers', expect: ['deepseek', 'qwen', 'zhipu', 'moonshot', 'minimax', 'volcengine-ark', 'baidu-qianfan', 'tencent-hunyuan', 'stepfun', 'siliconflow', 'iflytek-spark', 'sensenova'], within: 5, need: 4 },
+  { kind: 'who', q: 'llm', params: { providerCountry: 'cn' }, expect: ['deepseek', 'qwen', 'zhipu', 'moonshot', 'minimax', 'volcengine-ark', 'baidu-qianfan', 'tencent-hunyuan', 'stepfun', 'siliconflow', 'iflytek-spark', 'sensenova'], within: 5, need: 5 },
+  { kind: 'who', q: 'accept payments from customers in China', expect: ['alipay', 'wechat-pay', 'antom', 'airwallex', 'adyen', 'stripe'], within: 5, need: 3 },
+  { kind: 'who', q: 'take payments from chinese buyers', expect: ['alipay', 'wechat-pay', 'antom', 'airwallex', 'adyen', 'stripe'], within: 5, need: 3 },
+  { kind: 'who', q: '跨境收款 支付宝 微信支付', expect: ['alipay', 'wechat-pay', 'antom', 'airwallex', 'adyen', 'stripe'], within: 5, need: 3 },
+  { kind: 'who', q: '接受中国买家付款', expect: ['alipay', 'wechat-pay', 'antom', 'airwallex', 'adyen', 'stripe'], within: 5, need: 3 },
+  { kind: 'who', q: 'payments', params: { buyerCountry: 'cn' }, expect: ['alipay', 'wechat-pay', 'antom', 'airwallex', 'adyen', 'stripe'], within: 5, need: 3 },
+  { kind: 'who', q: 'payments', params: { paymentMethod: 'alipay' }, expect: ['alipay', 'wechat-pay', 'antom', 'airwallex', 'adyen', 'stripe'], within: 5, need: 3 },
+  // What a listing does, in plain words
+  { kind: 'task', q: 'find objects in a photo', expect: ['google-cloud-vision', 'azure-ai-vision', 'roboflow'], within: 3, need: 2 },
+  { kind: 'task', q: 'detect objects in an image', expect: ['google-cloud-vision', 'azure-ai-vision', 'roboflow'], within: 3, need: 2 },
+  { kind: 'task', q: '识别图片中的物体', expect: ['google-cloud-vision', 'azure-ai-vision', 'roboflow', 'baidu-ocr'], within: 5, need: 2 },
+  { kind: 'task', q: 'generate an image whose lettering is legible', expect: ['ideogram', 'recraft'], within: 3, need: 1 },
+  { kind: 'task', q: 'poster with readable text', expect: ['ideogram', 'recraft'], within: 5, need: 1 },
+  { kind: 'task', q: '生成带文字的海报', expect: ['ideogram', 'recraft'], within: 5, need: 1 },
+  // The kinds of API agents call every day
+  { kind: 'kinds', q: 'translate text to chinese', expect: ['deepl', 'google-cloud-translation', 'tencent-machine-translation', 'azure-translator'], within: 5, need: 3 },
+  { kind: 'kinds', q: 'translation api', expect: ['deepl', 'google-cloud-translation', 'tencent-machine-translation', 'azure-translator'], within: 5, need: 3 },
+  { kind: 'kinds', q: '翻译接口', expect: ['deepl', 'google-cloud-translation', 'tencent-machine-translation', 'azure-translator'], within: 5, need: 3 },
+  { kind: 'kinds', q: 'weather forecast api', expect: ['openweathermap', 'open-meteo', 'qweather', 'weatherapi-com', 'tomorrow-io'], within: 5, need: 4 },
+  { kind: 'kinds', q: '天气预报接口', expect: ['openweathermap', 'open-meteo', 'qweather', 'weatherapi-com', 'tomorrow-io'], within: 5, need: 3 },
+  { kind: 'kinds', q: 'latest news headlines api', expect: ['gnews', 'guardian-open-platform', 'mediastack'], within: 3, need: 2 },
+  { kind: 'kinds', q: '新闻接口', expect: ['gnews', 'guardian-open-platform', 'mediastack'], within: 3, need: 2 },
+  { kind: 'kinds', q: 'stock price api', expect: ['polygon', 'alpha-vantage', 'finnhub', 'twelve-data'], within: 5, need: 3 },
+  { kind: 'kinds', q: '股票行情接口', expect: ['polygon', 'alpha-vantage', 'finnhub', 'twelve-data'], within: 5, need: 2 },
+  { kind: 'kinds', q: 'crypto prices', expect: ['coingecko'], within: 3 },
+  { kind: 'kinds', q: 'currency exchange rates', expect: ['exchangerate-api'], within: 3 },
+  { kind: 'kinds', q: 'text to video api', expect: ['kling', 'vidu', 'pixverse', 'runway', 'luma-ai', 'minimax'], within: 5, need: 3 },
+  { kind: 'kinds', q: '视频生成 API', expect: ['kling', 'vidu', 'pixverse', 'runway', 'luma-ai', 'minimax'], within: 5, need: 3 },
+  { kind: 'kinds', q: 'tools for my agent', expect: ['composio', 'arcade', 'smithery'], within: 5, need: 2 },
+  { kind: 'kinds', q: 'mcp server for gmail', expect: ['composio', 'arcade', 'smithery'], within: 5, need: 1 },
+  { kind: 'kinds', q: '智能体工具', expect: ['composio', 'arcade', 'smithery'], within: 5, need: 2 },
 ];

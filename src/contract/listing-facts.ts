@@ -101,7 +101,7 @@ export const mcpServerSchema = z
   .object({
     name: text,
     transport: z.enum(MCP_TRANSPORTS).describe('streamable-http or sse: a remote server at url; stdio: a local server run from package.'),
-    url: httpsUrl.nullable().describe('The endpoint of a remote server.'),
+    url: text.regex(/^https:\/\//).nullable().describe('The endpoint of a remote server; a per-account part such as {server_id} is left as written.'),
     package: z.object({ registry: z.enum(PACKAGE_REGISTRIES), name: text }).nullable().describe('The package of a local server.'),
     auth: z.array(z.enum(MCP_AUTH)).describe('How a client authenticates: oauth, api-key or none.'),
     covers: text.describe('What it lets an agent do.'),

@@ -31,11 +31,13 @@ export interface CatalogSnapshot {
   asOf: string | null;
 }
 
-/** What an export shows, all as JSON: the categories, the error entries, then each listing's detail `tool`. */
+/** What an export shows, all as JSON: the categories, the error entries, each listing's detail `tool`, the model entries. */
 interface Contents {
   slugs: string[];
   categories: string;
   errors: string[];
+  /** Each model entry as published, by id. */
+  models: string[];
   /** Each listing's `tool`, in the order of `slugs`. */
   tools: AsyncIterable<string | Buffer>;
 }
@@ -92,14 +94,12 @@ export class CatalogExport {
 
   /** The export's JSON, in pieces (exportSchema in src/contract/responses.ts gives its shape). */
   async *json(snapshot: CatalogSnapshot): AsyncGenerator<string | Buffer> {
-    const { slugs, categories, errors, tools } = await this.contents(snapshot.position);
+    const { slugs, categories, errors, tools, models } = await this.contents(snapshot.position);
     yield `{"success":true,"schemaVersion":${EXPORT_SCHEMA_VERSION},"asOf":${JSON.stringify(snapshot.asOf)},"cursor":${JSON.stringify(snapshot.cursor)},`;
     yield `"categories":${categories},"errors":[${errors.join(',')}],"tools":[`;
     yield* commaSeparated(tools);
     const links = { self: snapshot.asOf ? `${EXPORT_PATH}?asOf=${snapshot.asOf}` : EXPORT_PATH, schema: EXPORT_SCHEMA_PATH, changes: `${API_PREFIX}/changes?since=${snapshot.cursor}` };
-    yield `],"total":${slugs.length},"models":[`;
-    yield* commaSeparated(this.modelEntries(snapshot.position));
-    yield `],"_links":${JSON.stringify(links)}}`;
+    yield `],"total":${slugs.length},"models":[${models.join(',')}],"_links":${JSON.stringify(links)}}`;
   }
 
   /**
@@ -120,14 +120,16 @@ export class CatalogExport {
     yield ']';
   }
 
-  /** Every model entry live at `position`, by id, as published (a share at a time, from the event store). */
-  private async *modelEntries(position: string): AsyncGenerator<string> {
+  /** Every model entry live at `position` from the event store, by id, as published. */
+  private async modelEntriesAt(position: string): Promise<string[]> {
     const ids = (await this.store.aggregateIds(MODEL_ENTRY_AGGREGATE)).sort();
+    const entries: string[] = [];
     for (let i = 0; i < ids.length; i += SHARE) {
       for (const entry of (await this.store.documentsAt(modelEntryAggregate, ids.slice(i, i + SHARE), position)).values()) {
-        if (entry) yield JSON.stringify(publishedModelEntry(entry));
+        if (entry) entries.push(JSON.stringify(publishedModelEntry(entry)));
       }
     }
+    return entries;
   }
 
   /** What the export at `position` shows: from the read models when they are at it, else from the event store. */
@@ -137,9 +139,9 @@ export class CatalogExport {
 
   /** The listings, categories and error entries the read models hold, or null unless they are at `position`. */
   private async fromReadModels(position: string): Promise<Contents | null> {
-    const head = await this.readModels.readAt(position, (tx, keys) => tx.hkeys(keys.details).get(keys.categoriesBody).hvals(keys.errorEntries));
+    const head = await this.readModels.readAt(position, (tx, keys) => tx.hkeys(keys.details).get(keys.categoriesBody).hvals(keys.errorEntries).hgetall(keys.modelEntries));
     if (!head?.[1]) return null;
-    const [slugs, categoriesBody, errors] = head as [string[], string, string[]];
+    const [slugs, categoriesBody, errors, modelsById] = head as [string[], string, string[], Record<string, string>];
     slugs.sort();
     const sorted = errors.map((json) => ({ json, entry: JSON.parse(json) as ErrorEntryDocument })).sort((a, b) => byProviderStatusTitle(a.entry, b.entry));
     return {
@@ -147,6 +149,7 @@ export class CatalogExport {
       categories: JSON.stringify(JSON.parse(categoriesBody.slice(categoriesBody.indexOf('\n') + 1)).categories),
       errors: sorted.map(({ json }) => json),
       tools: this.storedTools(position, slugs),
+      models: Object.keys(modelsById).sort().map((id) => modelsById[id]),
     };
   }
 
@@ -172,7 +175,7 @@ export class CatalogExport {
   private async fromStore(position: string): Promise<Contents> {
     const { state, slugs } = await this.stateAt(position);
     const errors = [...state.errors.values()].sort(byProviderStatusTitle).map((entry) => renderErrorEntry(entry, state));
-    return { slugs, categories: JSON.stringify(categoryList(state, this.categories)), errors, tools: this.renderedTools(position, state, slugs) };
+    return { slugs, categories: JSON.stringify(categoryList(state, this.categories)), errors, tools: this.renderedTools(position, state, slugs), models: await this.modelEntriesAt(position) };
   }
 
   /**

@@ -1,4 +1,6 @@
 import { foldCatalogEvents } from '../catalog/catalog-events';
+import { modelEntryAggregate } from '../models/write/model-entry.aggregate';
+import { publishedModelEntry } from '../models/views/model-views';
 import type { Categories } from '../categories/categories';
 import type { StoredEvent } from '../event-store/event-envelope';
 import { EventStore, shares, START_POSITION } from '../event-store/event-store.service';
@@ -16,7 +18,7 @@ import { renderErrorEntry } from '../error-reference/views/error-entry-view';
 import { relatedListings, renderListing } from '../listings/views/listing-views';
 
 /** Bump when what the projector writes changes: generations built by another version are rebuilt. */
-export const READ_MODEL_VERSION = '6';
+export const READ_MODEL_VERSION = '7';
 
 /** The writes of one batch, grouped by hash: one HSET or HDEL per hash, whatever the batch's size. */
 class Writes {
@@ -131,6 +133,10 @@ export class GenerationProjector {
     const dirty = this.applyListingChanges(writes, changes.listings);
     this.applyErrorChanges(writes, changes.errors, dirty);
     this.applyLivenessChanges(changes.liveness, dirty);
+    for (const [id, entry] of changes.models) {
+      if (entry) writes.hset(keys.modelEntries, id, JSON.stringify(publishedModelEntry(entry)));
+      else writes.hdel(keys.modelEntries, id);
+    }
     await this.renderDirty(writes, dirty, changes.listings, checkpoint);
     if (changes.listings.size > 0 || changes.errors.size > 0) writes.strings.set(keys.categoriesBody, renderCategories(this.state, this.categories));
     writes.strings.set(keys.checkpoint, events[events.length - 1].position);
@@ -254,6 +260,7 @@ export class GenerationProjector {
     await inFlight;
     const last = new Writes();
     for (const [id, entry] of this.state.errors) last.hset(this.keys.errorEntries, id, renderErrorEntry(entry, this.state));
+    for await (const [id, entry] of this.store.documentsOfType(modelEntryAggregate, upTo)) last.hset(this.keys.modelEntries, id, JSON.stringify(publishedModelEntry(entry)));
     last.strings.set(this.keys.categoriesBody, renderCategories(this.state, this.categories));
     last.strings.set(this.keys.checkpoint, upTo);
     last.strings.set(this.keys.appliedEvents, String(appliedEvents));

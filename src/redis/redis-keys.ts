@@ -120,4 +120,8 @@ export class GenerationKeys {
   get errorEntries(): string {
     return `${this.tag}:errors`;
   }
+  /** model-entry id -> JSON of the entry as published (the export's `models`). */
+  get modelEntries(): string {
+    return `${this.tag}:models`;
+  }
 }
