@@ -95,8 +95,10 @@ export function searchFieldTexts(listing: ListingDocument, category: Category | 
   const provider = listing.provider;
   const markets = listing.markets;
   return {
-    // What it does, in every way the task list says it: names and synonyms in both languages.
-    tasks: tasks.map((task) => [task.name, task.nameCn, ...task.synonyms, ...task.synonymsCn].join(' \n ')).join(' \n '),
+    // What it does, in every way the task list says it: names and synonyms in both languages. The main
+    // task (the first) counts three times: a speech-to-text API is asked for by STT before a platform that
+    // also transcribes.
+    tasks: tasks.map((task, i) => Array(i === 0 ? 3 : 1).fill([task.name, task.nameCn, ...task.synonyms, ...task.synonymsCn].join(' \n ')).join(' \n ')).join(' \n '),
     // Who runs it and where: the company, and its country and data regions in both languages (China, 中国).
     provider: provider ? [provider.name, provider.nameCn ?? '', ...[provider.country, ...provider.dataRegions].filter((code): code is string => Boolean(code)).flatMap(regionNames)].join(' \n ') : '',
     // Whom a payment API takes money from, and how: its buyers' countries and payment methods, in both languages.

@@ -1,3 +1,4 @@
+import { FIELD_BITS, FIELD_SHIFT } from './search-fields';
 import { scoreIn } from './posting-lists';
 import type { QueryPlan, TermPlan } from './query-plan';
 import type { Clause } from './search-query';
@@ -124,7 +125,7 @@ function valuesOf(term: TermPlan, value: Float64Array, within: Float64Array | nu
     for (let i = 0; i < docs.length; i++) {
       const doc = docs[i];
       if (within && within[doc] === 0) continue;
-      const tf = (scores[i] >> 10) / 100; // the high part is the frequency times 100
+      const tf = (scores[i] >> FIELD_SHIFT) / 100; // the high part is the frequency times 100
       const v = (e.factor * tf * (K1 + 1)) / (tf + K1);
       if (value[doc] === 0) found[count++] = doc;
       if (v > value[doc]) value[doc] = v;
@@ -191,7 +192,7 @@ export function matchedMask(doc: number, plan: QueryPlan): number {
     for (const terms of alts) {
       const scores = terms.map((term) => term.expansions.map((e) => scoreIn(e.list, doc)));
       if (terms.length === 0 || !scores.every((list) => list.some((s) => s > 0))) continue;
-      for (const list of scores) for (const s of list) mask |= s % 1024;
+      for (const list of scores) for (const s of list) mask |= s & (FIELD_BITS - 1);
     }
   }
   return mask;

@@ -35,7 +35,7 @@ export const SEARCH_FIELDS: SearchField[] = [
   { name: 'models', weight: 8, lengthNormalisation: 0, averageLength: 10, singleCharacters: false },
   // What the listing does, as the task list names it with its synonyms (object detection: "find objects
   // in a photo", 目标检测): a task asked for in plain words meets the listings that do it.
-  { name: 'tasks', weight: 4, lengthNormalisation: 0.3, averageLength: 30, singleCharacters: false },
+  { name: 'tasks', weight: 1.5, lengthNormalisation: 0.5, averageLength: 60, singleCharacters: false },
   // Who runs it and where (the company, its country and data regions in both languages), and a payment
   // API's buyers' countries and payment methods: "payments from buyers in China", "支付宝".
   { name: 'provider', weight: 2, lengthNormalisation: 0.3, averageLength: 8, singleCharacters: false },
@@ -43,7 +43,8 @@ export const SEARCH_FIELDS: SearchField[] = [
 ];
 
 /** The low bits of a posting's score hold the mask of the fields it matched in (one bit a field). */
-export const FIELD_BITS = 1 << 13;
+export const FIELD_SHIFT = 13;
+export const FIELD_BITS = 1 << FIELD_SHIFT;
 
 /** Names of the fields whose bits are set in `mask`. */
 export function matchedFields(mask: number): string[] {
