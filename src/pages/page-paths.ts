@@ -17,6 +17,7 @@ export const PAGE_PATHS = {
   compare: '/compare',
   errors: '/errors',
   changes: '/changes',
+  models: '/models',
   listing: (slug: string) => `/apis/${encodeURIComponent(slug)}`,
   category: (slug: string) => `/categories/${encodeURIComponent(slug)}`,
   model: (id: string) => `/models/${encodeURIComponent(id)}`,
@@ -30,7 +31,7 @@ export function withoutLang(url: string): string {
 /** Whether a request's path is one of the pages (in either language), not a JSON route or a file. */
 export function isPagePath(url: string): boolean {
   const path = withoutLang(url.split('?')[0]);
-  return /^\/(?:|search|compare|errors|changes|apis\/[^/]+|categories\/[^/]+)\/?$/.test(path);
+  return /^\/(?:|search|compare|errors|changes|models|apis\/[^/]+|categories\/[^/]+|models\/.+)\/?$/.test(path);
 }
 
 /** The language of a request's path: `/zh` and everything under `/zh/` is Chinese. */

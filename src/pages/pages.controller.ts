@@ -6,7 +6,7 @@ import { LatestChangesQuery } from '../changes/latest-changes.query';
 import type { LatestChanges } from '../changes/latest-changes.handler';
 import { AppConfig } from '../config/app-config';
 import { FILTER_NAMES, NO_FILTERS } from '../contract/listing-filters';
-import type { CategoriesResponse, CompareResponse, ErrorsResponse, ListResponse, SearchResponse, TasksResponse, ToolDetailResponse } from '../contract/responses';
+import type { CategoriesResponse, CompareResponse, ErrorsResponse, ListResponse, ModelDetailResponse, ModelListResponse, SearchResponse, TasksResponse, ToolDetailResponse } from '../contract/responses';
 import { baseUrlOf } from '../http/base-url';
 import { SERVICE_INDEX, SERVICE_LINKS } from '../discovery/service-index';
 import { listErrorsQueryOf } from '../error-reference/read/list-errors-params';
@@ -37,6 +37,11 @@ import { HomePage } from './views/home';
 import { pageContext, PageContext, renderDocument } from './views/layout';
 import { ListingPage } from './views/listing';
 import { FilterValues, SearchPage } from './views/search';
+import { ModelPage } from './views/model';
+import { ModelFormValues, ModelsPage } from './views/models';
+import { listModelsQueryOf } from '../models/read/list/list-models-params';
+import { GetModelQuery } from '../models/read/detail/get-model.query';
+import { filterParams, parsePriceUnit } from '../models/read/model-params';
 
 export const HTML_TYPE = 'text/html; charset=utf-8';
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -170,6 +175,34 @@ export class PagesController {
     }
   }
 
+  /** The model catalog: its form, and the models of the request's filters and order. */
+  @Get(['models', 'zh/models'])
+  async models(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
+    const lang = langOfPath(request.url);
+    const { limit: _ignored, ...params } = request.query as QueryParams;
+    const values = Object.fromEntries(Object.entries(params).map(([name, value]) => [name, (Array.isArray(value) ? value[0] : value) ?? ''])) as ModelFormValues;
+    let query;
+    try {
+      query = listModelsQueryOf({ ...params, limit: String(PAGE_SIZE) });
+    } catch (error) {
+      if (!(error instanceof ApiProblem) || error.status !== 400) throw error;
+      return this.uncached(request, reply, lang, PAGE_PATHS.models, 400, async (ctx) => ModelsPage({ ctx, values, result: null, error: error.detail, firstPage: null, nextPage: null }));
+    }
+    const path = (cursor: string | null) => withQuery(PAGE_PATHS.models, [...filterParams(query.filters), ['sort', params.sort ? query.sort : null], ['cursor', cursor]]);
+    return this.page(request, reply, lang, path(query.cursor), async (ctx) => {
+      const result = await this.read<ModelListResponse>(query);
+      return ModelsPage({ ctx, values, result, error: null, firstPage: query.cursor ? path(null) : null, nextPage: result.nextCursor ? path(result.nextCursor) : null });
+    });
+  }
+
+  /** One model (its id may hold slashes: a model no entry names yet is <listing>/<model id>). */
+  @Get(['models/*', 'zh/models/*'])
+  model(@Param('*') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
+    const query = new GetModelQuery(decodeURIComponent(id).trim().toLowerCase(), parsePriceUnit(request.query as QueryParams));
+    const path = withQuery(PAGE_PATHS.model(query.id), [['priceUnit', query.priceUnit]]);
+    return this.page(request, reply, langOfPath(request.url), path, async (ctx) => ModelPage({ ctx, detail: await this.read<ModelDetailResponse>(query) }));
+  }
+
   @Get(['errors', 'zh/errors'])
   errors(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
     const query = listErrorsQueryOf(request.query as QueryParams);
@@ -199,7 +232,14 @@ export class PagesController {
         slugs.push(...list.tools.map((tool) => tool.slug));
         query = list.nextCursor ? listQueryOf({ cursor: list.nextCursor }) : null;
       }
-      return storedBody(sitemapXml(base, categories.categories.map((c) => c.slug), slugs));
+      const models: string[] = [];
+      let modelQuery: ReturnType<typeof listModelsQueryOf> | null = listModelsQueryOf({ limit: '100' });
+      while (modelQuery) {
+        const page: ModelListResponse = await this.read<ModelListResponse>(modelQuery);
+        models.push(...page.models.map((model) => model.id));
+        modelQuery = page.nextCursor ? listModelsQueryOf({ limit: '100', cursor: page.nextCursor }) : null;
+      }
+      return storedBody(sitemapXml(base, categories.categories.map((c) => c.slug), slugs, models));
     });
     return sendBody(request, reply, body, 'application/xml; charset=utf-8');
   }

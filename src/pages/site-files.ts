@@ -11,8 +11,11 @@ export function xmlEscape(text: string): string {
  * (`xhtml:link` alternates, as search engines read them). Search results and comparisons of a choice are
  * left out: they are answers, not pages to index; the empty search and compare pages are in.
  */
-export function sitemapXml(base: string, categories: string[], listings: string[]): string {
-  const paths = [PAGE_PATHS.home, PAGE_PATHS.search, PAGE_PATHS.compare, PAGE_PATHS.errors, PAGE_PATHS.changes, ...categories.map(PAGE_PATHS.category), ...listings.map(PAGE_PATHS.listing)];
+export function sitemapXml(base: string, categories: string[], listings: string[], models: string[] = []): string {
+  const paths = [
+    PAGE_PATHS.home, PAGE_PATHS.search, PAGE_PATHS.compare, PAGE_PATHS.errors, PAGE_PATHS.changes, PAGE_PATHS.models,
+    ...categories.map(PAGE_PATHS.category), ...listings.map(PAGE_PATHS.listing), ...models.map(PAGE_PATHS.model),
+  ];
   const alternates = (path: string) =>
     [
       ...LANGS.map((lang) => `<xhtml:link rel="alternate" hreflang="${HTML_LANG[lang]}" href="${xmlEscape(base + inLang(lang, path))}"/>`),

@@ -184,6 +184,8 @@ const PAGE_TYPES: Array<[string, string, number]> = [
   ['compare', '/compare?ids=openai,anthropic,google-gemini,no-such-api,cartesia', 200],
   ['errors', '/errors', 200],
   ['changes', '/changes', 200],
+  ['models', '/models?input=image&minContext=200k&sort=price&priceUnit=1m-input-tokens', 200],
+  ['model', '/models/gpt-oss-120b', 200],
   ['not-found', '/apis/no-such-api', 404],
   ['gone', '/apis/cartesia', 410],
 ];
@@ -241,6 +243,39 @@ describe.each(LANGS)('the comparison’s rates in $lang', ({ prefix }) => {
       expect(after.page).toBeLessThanOrEqual(after.view);
       const last = await box.locator('thead th').last().evaluate((cell) => cell.getBoundingClientRect().right);
       expect(last).toBeLessThanOrEqual(after.right + 1);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe.each(LANGS)('the model catalog in $lang, on a phone', ({ prefix }) => {
+  it('answers the cheapest model reading images with 200k context first, and every provider of gpt-oss-120b cheapest first, as the JSON API does', async () => {
+    const query = 'input=image&minContext=200k&sort=price&priceUnit=1m-input-tokens';
+    const cheapest = ((await (await fetch(`${origin}/api/v1/models?${query}&limit=1`)).json()) as { models: Array<{ id: string }> }).models[0].id;
+    const providers = ((await (await fetch(`${origin}/api/v1/models/gpt-oss-120b?priceUnit=1m-input-tokens`)).json()) as { model: { offers: Array<{ listing: string }> } }).model.offers.map((o) => o.listing);
+    const page = await withoutJs.newPage();
+    try {
+      await page.setViewportSize({ width: 375, height: 800 });
+      await page.goto(`${origin}${prefix}/models`);
+      // As a person would: the folded filters opened, their controls, then the button.
+      expect(await page.locator('#m-input').isVisible()).toBe(false);
+      await page.locator('details.more summary').click();
+      await page.selectOption('#m-input', 'image');
+      await page.fill('#m-minContext', '200k');
+      await page.selectOption('#m-priceUnit', '1m-input-tokens');
+      await page.selectOption('#m-sort', 'price');
+      await page.locator('form.search button[type="submit"]').click();
+      await page.waitForURL(/\/models\?/);
+      const first = page.locator('tbody tr').first().locator('th a');
+      expect(decodeURIComponent((await first.getAttribute('href'))!)).toBe(`${prefix}/models/${cheapest}`);
+      await first.click();
+      await page.waitForURL(new RegExp(`/models/${cheapest}`));
+      await page.goto(`${origin}${prefix}/models/gpt-oss-120b?priceUnit=1m-input-tokens`);
+      const listed = await page.locator('tbody th a').evaluateAll((links) => links.map((a) => a.getAttribute('href')!.split('/').pop()!));
+      expect(listed).toEqual(providers);
+      const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, view: window.innerWidth }));
+      expect(widths.page).toBeLessThanOrEqual(widths.view);
     } finally {
       await page.close();
     }

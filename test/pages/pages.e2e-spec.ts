@@ -62,6 +62,9 @@ const PAGE_TYPES: Array<[string, string]> = [
   ['compare, nothing chosen', '/compare'],
   ['error reference', '/errors?provider=openai'],
   ['recent changes', '/changes'],
+  ['models', '/models?input=image&minContext=200k&sort=price&priceUnit=1m-input-tokens'],
+  ['models, every one', '/models'],
+  ['model', '/models/gpt-oss-120b'],
 ];
 const inZh = (path: string) => (path === '/' ? '/zh/' : `/zh${path}`);
 const EVERY_PAGE = PAGE_TYPES.flatMap(([name, path]) => [[`${name} (en)`, path] as const, [`${name} (zh)`, inZh(path)] as const]);
@@ -326,6 +329,44 @@ describe('the compare page', () => {
   });
 });
 
+describe('the model pages', () => {
+  it('list the models of the filters in the order asked for, each linking to its page, as GET /api/v1/models answers', async () => {
+    const query = 'input=image&minContext=200k&sort=price&priceUnit=1m-input-tokens';
+    const answer = (await (await fetch(`${service.baseUrl}/api/v1/models?${query}`)).json()) as { total: number; models: Array<{ id: string; name: string }> };
+    for (const path of [`/models?${query}`, `/zh/models?${query}`]) {
+      const html = await (await get(path)).text();
+      const linked = [...html.matchAll(/<th scope="row"><a href="(?:\/zh)?\/models\/([^"]+)">/g)].map((m) => decodeURIComponent(m[1]));
+      expect(linked).toEqual(answer.models.slice(0, 20).map((model) => model.id));
+      expect(html).toContain(path.startsWith('/zh') ? `共找到 ${answer.total} 个模型` : `${answer.total} models found`);
+    }
+  });
+
+  it('show every provider of a model with the id its API takes, its rates per million tokens and where they come from, in both languages', async () => {
+    const { model } = (await (await fetch(`${service.baseUrl}/api/v1/models/gpt-oss-120b`)).json()) as { model: { offers: Array<{ listing: string; listingName: string; modelId: string; source: { url: string } }> } };
+    expect(model.offers.length).toBeGreaterThanOrEqual(8);
+    const en = await (await get('/models/gpt-oss-120b')).text();
+    const zh = await (await get('/zh/models/gpt-oss-120b')).text();
+    for (const offer of model.offers) {
+      expect(en).toContain(`<a href="/apis/${offer.listing}">${offer.listingName.replace(/&/g, '&amp;')}</a>`);
+      expect(en).toContain(`<code>${offer.modelId}</code>`);
+      expect(en).toContain(`href="${offer.source.url}"`);
+      expect(zh).toContain(`<a href="/zh/apis/${offer.listing}">`);
+    }
+    expect(en).toContain('Who serves it');
+    expect(zh).toContain('提供方');
+    expect(en).toMatch(/0\.039 USD \/ 1M/);
+  });
+
+  it('are linked from the listing page’s models table, and answer an unknown model 404 and a bad filter 400', async () => {
+    const openai = await (await get('/apis/openai')).text();
+    expect(openai).toContain('href="/models/gpt-6-luna"');
+    expect((await get('/models/no-such-model')).status).toBe(404);
+    const refused = await get('/models?kind=robot');
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain("'kind' must be one of");
+  });
+});
+
 describe('the error reference page', () => {
   it("leads a 429 entry to its provider's rate-limit table where the listing gives them, in both languages", async () => {
     const entry = (html: string, provider: string) => html.slice(html.indexOf(`id="${provider}-429-`), html.indexOf('</div>', html.indexOf(`id="${provider}-429-`)));
@@ -503,8 +544,9 @@ describe('for search engines and browsers', () => {
     const locs = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1].replace(service.baseUrl, ''));
     const listings = (await (await fetch(`${service.baseUrl}/api/v1/tools?limit=100`)).json()) as { total: number };
     const categories = (await (await fetch(`${service.baseUrl}/api/v1/tools/categories`)).json()) as { total: number };
-    expect(locs).toHaveLength(2 * (5 + categories.total + listings.total));
-    for (const path of ['/', '/zh/', '/apis/openai', '/zh/apis/openai', '/categories/llm', '/zh/categories/llm', '/errors', '/zh/changes']) expect(locs).toContain(path);
+    const models = (await (await fetch(`${service.baseUrl}/api/v1/models?limit=1`)).json()) as { total: number };
+    expect(locs).toHaveLength(2 * (6 + categories.total + listings.total + models.total));
+    for (const path of ['/', '/zh/', '/apis/openai', '/zh/apis/openai', '/categories/llm', '/zh/categories/llm', '/errors', '/zh/changes', '/models', '/models/gpt-oss-120b', '/zh/models/gpt-oss-120b']) expect(locs).toContain(path);
     expect(locs).not.toContain('/apis/cartesia');
     expect(xml).toContain(`<xhtml:link rel="alternate" hreflang="zh-Hans" href="${service.baseUrl}/zh/apis/openai"/>`);
   });

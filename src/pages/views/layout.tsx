@@ -101,6 +101,9 @@ export function Layout({ ctx, title, description, crumbs, jsonLd = [], ogType = 
                   <a href={href(ctx, PAGE_PATHS.search)}>{t.navSearch}</a>
                 </li>
                 <li>
+                  <a href={href(ctx, PAGE_PATHS.models)}>{t.navModels}</a>
+                </li>
+                <li>
                   <a href={href(ctx, PAGE_PATHS.compare)}>{t.navCompare}</a>
                 </li>
                 <li>

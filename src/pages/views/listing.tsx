@@ -112,7 +112,10 @@ function Models({ ctx, tool }: { ctx: PageContext; tool: ToolDetail }) {
           {tool.models.map((model) => (
             <tr>
               <th scope="row">
-                {model.name} <code>{model.id}</code>
+                <a href={href(ctx, PAGE_PATHS.model(model.canonical ?? `${tool.slug}/${model.id}`.toLowerCase()))} title={t.modelLink}>
+                  {model.name}
+                </a>{' '}
+                <code>{model.id}</code>
               </th>
               <td>{model.kind}</td>
               <td>
