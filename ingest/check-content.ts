@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Categories } from '../src/categories/categories';
 import { PACKAGE_ROOT } from '../src/config/app-config';
 import { formatProblem, loadContent } from '../src/catalog/content/content-files';
-import { STALE_AFTER_DAYS, staleListings, unsourcedFacts } from '../src/catalog/content/content-rules';
+import { pastShutdowns, STALE_AFTER_DAYS, staleListings, unsourcedFacts } from '../src/catalog/content/content-rules';
 import { isIsoDate } from '../src/contract/validation';
 
 /**
@@ -14,7 +14,8 @@ import { isIsoDate } from '../src/contract/validation';
  * exits 1 when there is any.
  *
  * It also warns, in the same form, about listings whose `lastUpdated` is older than STALE_AFTER_DAYS: those
- * are due for a re-check. Warnings never change the exit code, so the check does not start failing just
+ * are due for a re-check (each fact whose check has grown stale is named); and about listings and models
+ * whose announced shutdown has passed but are not marked retired (ingest refuses those files). Warnings never change the exit code, so the check does not start failing just
  * because time passed. `CONTENT_CHECK_TODAY=YYYY-MM-DD` sets the day they are counted from (default: today).
  * Last, it names the listings that give no source for auth, free tier and OpenAI compatibility: the
  * backlog of facts still to check against the providers' own pages.
@@ -37,12 +38,15 @@ async function main(): Promise<void> {
   // fixtures/models/ (the model entries) may not exist in an older content folder.
   const content = await loadContent(['listings', 'models', 'errors'].map((name) => join(folder, name)).filter((path) => !path.endsWith('models') || existsSync(path)), categories);
   const { problems } = content;
-  const warnings = staleListings(content.listings, today);
+  const warnings = [...staleListings(content.listings, today), ...pastShutdowns(content.listings, today)];
   for (const problem of problems) console.error(formatProblem(problem));
   for (const warning of warnings) console.error(formatProblem(warning));
   const counts = `${content.listings.length} listings, ${content.modelEntries.length} model entries, ${content.errorEntries.length} error entries, ${categories.all.length} categories, ${categories.tasks.length} tasks`;
-  const stale = new Set(warnings.map((warning) => warning.file)).size;
-  const due = stale > 0 ? `; ${stale} listing(s) last checked more than ${STALE_AFTER_DAYS} days ago, listed above as warnings with their facts` : '';
+  const stale = new Set(warnings.filter((warning) => warning.field === 'lastUpdated').map((warning) => warning.file)).size;
+  const past = warnings.filter((warning) => warning.reason.includes('has passed')).length;
+  const due =
+    (stale > 0 ? `; ${stale} listing(s) last checked more than ${STALE_AFTER_DAYS} days ago, listed above as warnings with their facts` : '') +
+    (past > 0 ? `; ${past} listing or model lifecycle(s) past their shutdown and not yet retired, listed above` : '');
   if (problems.length > 0) {
     console.error(`content check failed: ${problems.length} problem(s) in ${counts}${due}`);
     process.exit(1);

@@ -89,6 +89,15 @@ const CASES: Case[] = [
   { what: 'a repository source on a short commit', base: 'speechmatics', change: (d) => (d.prices.source.url = d.prices.source.url.replace(/\/blob\/([0-9a-f]{7})[0-9a-f]{33}\//, '/blob/$1/')), field: 'prices.source.url', reason: /is not pinned to a commit: .*the commit in full \(40 hex digits\)/ },
   { what: 'a raw repository file on a branch', base: 'unstructured', change: (d) => (d.sources.freeTier.url = 'https://raw.githubusercontent.com/Unstructured-IO/unstructured-python-client/main/README.md'), field: 'sources.freeTier.url', reason: /is not pinned to a commit: a repository file is a source only at the commit read: link https:\/\/github\.com\/Unstructured-IO\/unstructured-python-client\/blob\/<commit>\/README\.md/ },
   { what: "a migration link off the provider's domains", base: 'discord', change: (d) => (d.lifecycle = { status: 'deprecated', migrationUrl: 'https://migrate.example.com/discord', source: { url: d.website, checked: '2026-11-26' } }), field: 'lifecycle.migrationUrl', reason: /not on the provider's domains/ },
+  // Who, where, what, and the models: the new facts are held to the same rules.
+  { what: 'an offer naming a model entry that does not exist', base: 'luma-ai', change: (d) => (d.models[0].canonical = 'no-such-model'), field: 'models.0.canonical', reason: /no model entry 'no-such-model'/ },
+  { what: 'capabilities without a source', base: 'openrouter', change: (d) => (d.models[0].capabilities = { tools: true, structuredOutput: null, reasoning: null, batch: null, fineTuning: null, promptCaching: null }), field: 'models.0.capabilities.source', reason: /must be a mapping/ },
+  { what: 'capabilities that state nothing', base: 'huggingface', change: (d) => (d.models[0].capabilities = { tools: null, structuredOutput: null, reasoning: null, batch: null, fineTuning: null, promptCaching: null, source: { url: d.website, checked: '2026-11-26' } }), field: 'models.0.capabilities', reason: /states no capability/ },
+  { what: 'data regions without the page that states them', base: 'baseten', change: (d) => (d.provider = { name: 'Baseten', country: 'us', dataRegions: ['eu'], source: { url: d.website, checked: '2026-11-26' } }), field: 'provider.dataRegionsSource', reason: /data regions need the page that states them/ },
+  { what: 'a country code that is no country', base: 'assemblyai', change: (d) => (d.provider = { name: 'AssemblyAI', country: 'xx', dataRegions: [], source: { url: d.website, checked: '2026-11-26' } }), field: 'provider.country', reason: /lowercase ISO 3166-1 country code/ },
+  { what: 'a task not on the task list', base: 'modal', change: (d) => (d.tasks = ['teleportation']), field: 'tasks.0', reason: /unknown task 'teleportation'/ },
+  { what: "a remote MCP server off the provider's domains", base: 'runpod', change: (d) => (d.mcpServers = [{ name: 'Runpod MCP', transport: 'streamable-http', url: 'https://mcp.example.com/runpod', auth: ['oauth'], covers: 'Manage pods', coversCn: '管理实例', lifecycle: { status: 'active' }, source: { url: d.website, checked: '2026-11-26' } }]), field: 'mcpServers.0.url', reason: /not on the provider's domains/ },
+  { what: 'markets on a listing that takes no payments', base: 'gladia', change: (d) => (d.markets = { worldwide: true, buyerCountries: [], merchantCountries: ['us'], settlementCurrencies: ['USD'], paymentMethods: ['card'], source: { url: d.website, checked: '2026-11-26' } }), field: 'markets', reason: /only payment listings have markets/ },
 ];
 
 function fixturePath(base: string): string {
@@ -245,6 +254,22 @@ describe('files ingest refuses on their own', () => {
     const accepted = await runCli(namespace, ['ingest', file]);
     expect({ code: accepted.code, stderr: accepted.stderr }).toEqual({ code: 0, stderr: '' });
     expect(await streamLength()).toBe(before + 1);
+  });
+
+  it('a model whose announced shutdown has passed, not marked retired (check:content only warns of it: a day going by never fails the check)', async () => {
+    const dir = mkdtempSync(join(work, 'shutdown-'));
+    const file = join(dir, 'kling.yaml');
+    const doc = parse(readFileSync('fixtures/listings/kling.yaml', 'utf8'));
+    doc.models[0].lifecycle = { status: 'deprecated', retiresAt: '2026-01-01', source: doc.models[0].source };
+    writeFileSync(file, stringify(doc));
+    const before = await streamLength();
+    const refused = await runCli(namespace, ['ingest', file]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`${file}: models.0.lifecycle.status: its shutdown (2026-01-01) has passed: the status is retired, not deprecated`);
+    expect(await streamLength()).toBe(before);
+    doc.models[0].lifecycle = { status: 'retired', since: '2026-01-01', retiresAt: '2026-01-01', source: doc.models[0].source };
+    writeFileSync(file, stringify(doc));
+    expect((await runCli(namespace, ['ingest', file])).code).toBe(0);
   });
 
   it('a new listing is checked against the listings of the directory, not only those of its folder', async () => {

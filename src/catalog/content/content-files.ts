@@ -6,7 +6,7 @@ import { ErrorEntryDocument, errorEntryId, parseErrorEntry } from '../../error-r
 import { ListingDocument, parseListing } from '../../listings/write/listing.document';
 import { ModelEntryDocument, parseModelEntry } from '../../models/write/model-entry.document';
 import type { Categories } from '../../categories/categories';
-import { catalogRules, domainRule, errorEntryRules, listingRules, modelEntryRules, recheckRule } from './content-rules';
+import { catalogRules, domainRule, errorEntryRules, listingRules, modelEntryRules, pastShutdownRule, recheckRule } from './content-rules';
 import { firstInvalidUtf8, lineAt, MAX_FILE_BYTES, MAX_NESTING_DEPTH, nestingProblem, repeatedKey } from './file-checks';
 import { textProblems } from './text-rules';
 
@@ -311,6 +311,8 @@ export async function assembleContent(
   content.problems.push(...catalogRules(changed, [...others, ...unchanged]));
   for (const { file, listing } of changed) {
     for (const problem of recheckRule(listing, held.get(listing.slug) ?? null)) content.problems.push({ file, ...problem });
+    // An ingest refuses a shutdown day already past; check:content (no directory) lists it as a warning.
+    if (directory !== NO_DIRECTORY) for (const problem of pastShutdownRule(listing)) content.problems.push({ file, ...problem });
   }
   if (!directory.allowNewDomains) {
     for (const { file, listing } of changed) {

@@ -122,6 +122,30 @@ export function recheckRule(listing: ListingDocument, previous: ListingDocument 
   return problems;
 }
 
+/**
+ * A shutdown that has come is a retirement: a listing or model whose announced `retiresAt` is before
+ * `today` must be `retired`, not active, preview or deprecated. `ingest` refuses such a file (it must be
+ * right on the day it is ingested); `check:content` lists them as warnings (see pastShutdowns), so that
+ * the check never fails because a day went by.
+ */
+export function pastShutdownRule(listing: ListingDocument, today = new Date().toISOString().slice(0, 10)): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  const check = (field: string, lifecycle: { status: string; retiresAt?: string | null } | null | undefined) => {
+    if (lifecycle?.retiresAt && lifecycle.retiresAt < today && lifecycle.status !== 'retired') {
+      problems.push({ field: `${field}.status`, reason: `its shutdown (${lifecycle.retiresAt}) has passed: the status is retired, not ${lifecycle.status} (give since, and the successor in replacedBy)` });
+    }
+  };
+  check('lifecycle', listing.lifecycle);
+  (listing.models ?? []).forEach((model, i) => check(`models.${i}.lifecycle`, model.lifecycle));
+  return problems;
+}
+
+/** Warnings of check:content: listings and models past their shutdown and not yet marked retired (see pastShutdownRule). */
+export function pastShutdowns(listings: LoadedListing[], today: Date): ContentProblem[] {
+  const day = today.toISOString().slice(0, 10);
+  return listings.flatMap(({ file, listing }) => pastShutdownRule(listing, day).map((problem) => ({ file, ...problem })));
+}
+
 /** A fact's sources: its block's own first, then its rates' own (each may be absent). */
 type Sourced = ReadonlyArray<SourceView | null | undefined>;
 
