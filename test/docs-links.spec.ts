@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { FIXTURES } from './support/fixtures';
 
 /**
  * The docs hold together: every relative link of the README, docs/, test/README.md, bench/README.md and
@@ -196,5 +197,29 @@ describe('GitHub anchors', () => {
     expect(link('../src/search/synonyms.json')).toBeNull();
     expect(link('operations.md#no-such-heading')).toMatch(/has no heading/);
     expect(link('no-such-file.md')).toMatch(/no file/);
+  });
+});
+
+describe('README: what the directory holds', () => {
+  const readme = read('README.md');
+  const listingsDir = join(ROOT, 'fixtures', 'listings');
+  const perCategory = new Map<string, number>();
+  for (const name of readdirSync(listingsDir).filter((file) => file.endsWith('.yaml'))) {
+    const category = /^category:\s*(\S+)/m.exec(readFileSync(join(listingsDir, name), 'utf8'))?.[1] ?? '(none)';
+    perCategory.set(category, (perCategory.get(category) ?? 0) + 1);
+  }
+
+  it('gives the counts of the content folder', () => {
+    const count = (what: RegExp) => Number(what.exec(readme)?.[1]);
+    expect(count(/(\d+) listings, \d+ model entries/)).toBe(FIXTURES.listings);
+    expect(count(/listings, (\d+) model entries/)).toBe(FIXTURES.models);
+    expect(count(/(\d+) tasks/)).toBe(FIXTURES.tasks);
+    expect(count(/(\d+) error-reference\s+entries/)).toBe(FIXTURES.errors);
+  });
+
+  it('counts the listings of every category, and no other', () => {
+    const rows = new Map([...readme.matchAll(/^\| `([a-z0-9-]+)` [^|]+\|[^|]+\| (\d+) \|$/gm)].map((m) => [m[1], Number(m[2])]));
+    expect(Object.fromEntries(rows)).toEqual(Object.fromEntries(perCategory));
+    expect(rows.size).toBe(FIXTURES.categories);
   });
 });
