@@ -21,7 +21,7 @@ it('GET / names every entry point, and each one answers', async () => {
   expect(headers.get('etag')).toBeTruthy();
   expect(headers.get('link')).toContain('</api/v1/openapi.json>; rel="service-desc"');
   expect(headers.get('link')).toContain('rel="api-catalog"');
-  const fill = (path: string) => path.replace('{query}', 'speech').replace('{slug}', 'openai').replace('{slugs}', 'openai,anthropic');
+  const fill = (path: string) => path.replace('{query}', 'speech').replace('{slug}', 'openai').replace('{id}', 'gpt-oss-120b').replace('{slugs}', 'openai,anthropic');
   for (const path of Object.values(body._links as Record<string, string>)) {
     const response = path.includes('mcp')
       ? await fetch(`${service.baseUrl}${path}`, {
@@ -36,7 +36,7 @@ it('GET / names every entry point, and each one answers', async () => {
   const openapi = (await getJson(`${service.baseUrl}${body.documents.openapi}`)).body;
   const operationIds = Object.values(openapi.paths).flatMap((methods) => Object.values(methods as Record<string, { operationId: string }>).map((o) => o.operationId));
   expect(body.operations.map((o: { operationId: string }) => o.operationId).sort()).toEqual(operationIds.sort());
-  expect(body.mcp.tools).toEqual(expect.arrayContaining(['search_tools', 'get_tool', 'compare_tools', 'list_categories', 'list_tools', 'get_errors']));
+  expect([...body.mcp.tools].sort()).toEqual(['compare_models', 'compare_tools', 'get_errors', 'get_model', 'get_tool', 'list_categories', 'list_tools', 'search_models', 'search_tools']);
 });
 
 it('serves llms.txt in its format, with absolute links that resolve, and llms-full.txt with every listing', async () => {
@@ -49,6 +49,10 @@ it('serves llms.txt in its format, with absolute links that resolve, and llms-fu
   expect(blank).toBe('');
   expect(summary).toMatch(new RegExp(`^> A read-only directory of ${FIXTURES.listings} `));
   expect(text).toContain('## LLM Providers (大语言模型)');
+  // The ways in name the model catalog and every MCP tool (the list the MCP server defines its tools by).
+  expect(text).toMatch(/tools search_tools, get_tool, compare_tools, list_categories, list_tools, get_errors, search_models, get_model, compare_models\n/);
+  const models = /^- \[Models\]\((http[^)]+)\)/m.exec(text)![1];
+  expect((await getJson(models)).body).toMatchObject({ success: true, sort: { by: 'price' } });
   const listingLinks = [...text.matchAll(/^- \[[^\]]+\]\((http[^)]+\/api\/v1\/tools\/[a-z0-9-]+)\): /gm)].map((m) => m[1]).filter((link) => !link.endsWith('/categories'));
   expect(listingLinks).toHaveLength(FIXTURES.listings);
   for (const link of listingLinks.slice(0, 10)) expect((await fetch(link)).status).toBe(200);

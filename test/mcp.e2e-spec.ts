@@ -8,6 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { FILTER_NAMES } from '../src/contract/listing-filters';
+import { MCP_TOOL_NAMES } from '../src/http/mcp-paths';
 import { parse } from 'yaml';
 import { PublishListingCommand } from '../src/listings/write/commands/publish-listing/publish-listing.command';
 import { parseListing } from '../src/listings/write/listing.document';
@@ -130,6 +131,7 @@ describe('over Streamable HTTP at /mcp', () => {
   it("offers the public directory's five tools, get_errors and the model catalog's three, read-only, each with input and output schemas", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(ALL_TOOLS);
+    expect([...MCP_TOOL_NAMES].sort()).toEqual(ALL_TOOLS); // the names the discovery files list
     for (const tool of tools) {
       expect(tool.description?.length).toBeGreaterThan(40);
       expect(tool.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });

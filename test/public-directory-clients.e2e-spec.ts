@@ -128,7 +128,7 @@ it("serves the public directory's discovery files, and the plugin manifest leads
   const agents = await (await fetch(`${service.baseUrl}/agents.txt`)).text();
   expect(agents).toContain(`${service.baseUrl}/mcp`);
   // Every absolute link in agents.txt answers (templates filled in).
-  const urls = [...agents.matchAll(/https?:\/\/\S+/g)].map(([u]) => u.replace('{slug}', 'openai').replace('{slugs}', 'openai,anthropic').replace('<cursor>', ''));
+  const urls = [...agents.matchAll(/https?:\/\/\S+/g)].map(([u]) => u.replace('{slug}', 'openai').replace('{id}', 'gpt-oss-120b').replace('{slugs}', 'openai,anthropic').replace('<cursor>', ''));
   expect(urls.length).toBeGreaterThan(8);
   for (const u of urls.filter((u) => !u.endsWith('/mcp'))) expect({ u, status: (await fetch(u)).status }).toEqual({ u, status: 200 });
 

@@ -1,5 +1,6 @@
 import { FILTER_LIST } from '../contract/listing-filters';
 import { OPENAPI_DOCUMENT } from '../openapi/openapi.document';
+import { MCP_TOOL_NAMES } from '../http/mcp-paths';
 import { ENTRY_POINTS } from './service-index';
 
 /**
@@ -21,7 +22,7 @@ export function agentsText(base: string): string {
     'No key is needed; every operation is a GET (the MCP endpoint takes POST). Clients are rate limited: on 429, wait for Retry-After.',
     '',
     '## Start here',
-    `- MCP (Streamable HTTP): ${at(ENTRY_POINTS.mcp)}  tools: search_tools, get_tool, compare_tools, list_categories, list_tools, get_errors`,
+    `- MCP (Streamable HTTP): ${at(ENTRY_POINTS.mcp)}  tools: ${MCP_TOOL_NAMES.join(', ')}`,
     `- OpenAPI document: ${at(ENTRY_POINTS.openapi)}`,
     `- Entry points as JSON: ${at('/')}`,
     `- llms.txt: ${at(ENTRY_POINTS.llmsTxt)}`,
@@ -32,6 +33,8 @@ export function agentsText(base: string): string {
     `- Read one listing: ${at(ENTRY_POINTS.detail)}`,
     `- Compare up to 10: ${at(ENTRY_POINTS.compare)}`,
     `- List every API, a page at a time: ${at(ENTRY_POINTS.tools)}`,
+    `- The model catalog, across providers (filters, sort=price&priceUnit=1m-input-tokens): ${at(ENTRY_POINTS.models)}`,
+    `- One model with every provider that serves it, cheapest first: ${at(ENTRY_POINTS.model)}?priceUnit=1m-input-tokens`,
     `- Categories: ${at(ENTRY_POINTS.categories)}`,
     `- Errors providers return, with cause and fix: ${at(ENTRY_POINTS.errors)}`,
     `- What changed since you last looked: ${at(ENTRY_POINTS.changes)}?since=<cursor>`,

@@ -8,6 +8,7 @@ import { unconfirmed } from '../listings/write/listing-facts';
 import { ReadModels } from '../projections/read-models.service';
 import { storedBody, StoredBody } from '../http/stored-body';
 import { GetLlmsTextQuery } from './llms-txt.query';
+import { MCP_TOOL_NAMES } from '../http/mcp-paths';
 import { ENTRY_POINTS } from './service-index';
 
 /** Listings named per category in llms.txt, most popular first (the list endpoint pages through all). */
@@ -94,10 +95,12 @@ export class GetLlmsTextHandler implements IQueryHandler<GetLlmsTextQuery, Store
       '',
       '## Agent access',
       '',
-      `- [MCP server](${base}${ENTRY_POINTS.mcp}): Streamable HTTP; tools search_tools, get_tool, compare_tools, list_categories, list_tools, get_errors`,
+      `- [MCP server](${base}${ENTRY_POINTS.mcp}): Streamable HTTP; tools ${MCP_TOOL_NAMES.join(', ')}`,
       `- [OpenAPI document](${base}${ENTRY_POINTS.openapi}): every operation, parameter and response schema`,
       `- [List every API](${base}${ENTRY_POINTS.tools}): summaries by popularity, with filters and a cursor for the next page`,
       `- [Search](${base}/api/v1/tools/search?q=text%20to%20speech): ranked, with filters (${FILTER_LIST})`,
+      `- [Models](${base}${ENTRY_POINTS.models}?input=image&minContext=200k&sort=price&priceUnit=1m-input-tokens): every model across providers, each with every provider that serves it; filters on modality, context, capabilities, lifecycle, price, open weights, and sorts by price in a unit, context or release (one model: ${base}${ENTRY_POINTS.models}/gpt-oss-120b)`,
+      `- [Tasks](${base}${ENTRY_POINTS.tasks}): what listings do (OCR, text to speech...), the values of the task= filter`,
       `- [Categories](${base}${ENTRY_POINTS.categories}): every category with its count`,
       `- [Error reference](${base}${ENTRY_POINTS.errors}): common errors of listed providers, their cause and fix`,
       `- [Change feed](${base}${ENTRY_POINTS.changes}): what was published, revised or withdrawn, oldest first, from a cursor (also Atom: ${base}${ENTRY_POINTS.changesAtom})`,

@@ -1,4 +1,4 @@
-import { MCP_PATH, WELL_KNOWN_MCP_PATH } from '../http/mcp-paths';
+import { MCP_PATH, MCP_TOOL_NAMES, WELL_KNOWN_MCP_PATH } from '../http/mcp-paths';
 import { API_PREFIX } from '../listings/views/listing-views';
 import { OPENAPI_DOCUMENT } from '../openapi/openapi.document';
 import { storedBody } from '../http/stored-body';
@@ -14,6 +14,9 @@ export const ENTRY_POINTS = {
   changes: `${API_PREFIX}/changes`,
   changesAtom: `${API_PREFIX}/changes.atom`,
   tools: `${API_PREFIX}/tools`,
+  models: `${API_PREFIX}/models`,
+  model: `${API_PREFIX}/models/{id}`,
+  tasks: `${API_PREFIX}/tasks`,
   search: `${API_PREFIX}/tools/search?q={query}`,
   detail: `${API_PREFIX}/tools/{slug}`,
   compare: `${API_PREFIX}/tools/compare?ids={slugs}`,
@@ -27,9 +30,6 @@ export const ENTRY_POINTS = {
   ready: '/readyz',
 };
 
-/** The MCP server's tools, as the index lists them. */
-const MCP_TOOLS = ['search_tools', 'get_tool', 'compare_tools', 'list_categories', 'list_tools', 'get_errors'];
-
 /**
  * GET /: a JSON index of every entry point: the operations (read from the OpenAPI document, so the two never
  * disagree), the MCP server, llms.txt, the API catalog and the change feed. Made once.
@@ -41,7 +41,7 @@ export const SERVICE_INDEX = storedBody(
     version: OPENAPI_DOCUMENT.info.version,
     description: OPENAPI_DOCUMENT.info.description,
     authentication: 'none: every operation is a GET and needs no key',
-    mcp: { url: ENTRY_POINTS.mcp, transport: 'streamable-http', alsoAt: ENTRY_POINTS.mcpWellKnown, tools: MCP_TOOLS },
+    mcp: { url: ENTRY_POINTS.mcp, transport: 'streamable-http', alsoAt: ENTRY_POINTS.mcpWellKnown, tools: MCP_TOOL_NAMES },
     documents: {
       openapi: ENTRY_POINTS.openapi,
       llmsTxt: ENTRY_POINTS.llmsTxt,

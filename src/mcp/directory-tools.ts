@@ -1,3 +1,4 @@
+import type { McpToolName } from '../http/mcp-paths';
 import type { Query } from '@nestjs/cqrs';
 import { z } from 'zod';
 import { listErrorsQueryOf } from '../error-reference/read/list-errors-params';
@@ -42,7 +43,7 @@ import { categoriesText, compareText, detailText, errorsText, listText, searchTe
  * limits, filters, cursors and their error messages are the HTTP API's), and renders the answer as text.
  */
 export interface DirectoryTool<Shape extends z.ZodRawShape, Output, Q extends Query<StoredBody>> {
-  name: string;
+  name: McpToolName;
   title: string;
   description: string;
   inputSchema: Shape;
