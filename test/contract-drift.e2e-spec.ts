@@ -114,6 +114,7 @@ function listAnswerWith(extra: Record<string, unknown>) {
     returned: 1,
     limit: 1,
     filters: NO_FILTERS,
+    sort: { by: 'popular', priceUnit: null, modelKind: null, withoutRate: 0 },
     nextCursor: null,
     categories: [],
     tools: [{ ...summary, slug: 'x', name: 'x', nameCn: '名', category: 'llm', description: 'd', descriptionCn: '描述', pricing: 'p', popularity: 1, status: 'online', website: 'https://x.io', docsUrl: 'https://x.io', auth: [], tags: [], sponsored: false, aliases: [], freeTier: true, openaiCompatible: false, authType: 'bearer', sdkLanguages: [], ...extra }],

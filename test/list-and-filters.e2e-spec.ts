@@ -238,6 +238,102 @@ describe('filters on the facts as data and the lifecycle', () => {
   });
 });
 
+describe('orders: sort on the list and on search, and orders asked for in words', () => {
+  type Model = { id: string; kind: string; prices: Array<{ unit: string; price: number; percent?: number | null }>; lifecycle: { status: string } };
+  type Detail = { slug: string; contextTokens: number | null; lastUpdated: string; models: Model[] | null; prices: { currency: string; rates: Array<{ unit: string; price: number; percent?: number | null }> } | null };
+  let details: Detail[];
+  beforeAll(async () => {
+    details = (await get('/api/v1/export')).body.tools;
+  });
+  /** A listing's lowest flat US-dollar rate in a unit, of its own rates and its served models' (of one kind, when given). */
+  const lowest = (d: Detail, unit: string, kind?: string) => {
+    if ((d.prices?.currency ?? 'USD') !== 'USD') return undefined;
+    const served = (d.models ?? []).filter((m) => m.lifecycle.status !== 'retired' && (kind === undefined || m.kind === kind));
+    const rates = [...(kind === undefined ? (d.prices?.rates ?? []) : []), ...served.flatMap((m) => m.prices)].filter((r) => r.unit === unit && !r.percent);
+    return rates.length === 0 ? undefined : Math.min(...rates.map((r) => r.price));
+  };
+  const slugsOf = (items: Summary[]) => items.map((t) => t.slug);
+
+  it('sort=price lists every listing through its cursors, cheapest in the unit first, those without a rate last and counted', async () => {
+    const { items, total } = await allPages('/api/v1/tools?priceUnit=1m-input-tokens&sort=price&limit=7', 'tools');
+    // Every listing the list holds (a retired one, from the test before, is left out as always), each once.
+    expect(total).toBe((await get('/api/v1/tools?limit=1')).body.total);
+    expect(new Set(slugsOf(items)).size).toBe(total);
+    const listed = details.filter((d) => slugsOf(items).includes(d.slug));
+    const rated = listed.filter((d) => lowest(d, '1m-input-tokens') !== undefined);
+    expect(rated.length).toBeGreaterThan(10);
+    const expected = [...rated].sort((a, b) => lowest(a, '1m-input-tokens')! - lowest(b, '1m-input-tokens')! || (a.slug < b.slug ? -1 : 1)).map((d) => d.slug);
+    expect(slugsOf(items).slice(0, rated.length)).toEqual(expected);
+    const { body } = await get('/api/v1/tools?sort=price&priceUnit=1m-input-tokens&limit=1');
+    expect(body.sort).toEqual({ by: 'price', priceUnit: '1m-input-tokens', modelKind: null, withoutRate: total - rated.length });
+    // priceUnit alone is an order's unit here, not a filter without its price.
+    expect(body.total).toBe(total);
+  });
+
+  it('sort=context puts the largest context window first and listings without one last; sort=checked the latest checked first', async () => {
+    const byContext = slugsOf((await allPages('/api/v1/tools?sort=context&limit=50', 'tools')).items).map((slug) => details.find((d) => d.slug === slug)!.contextTokens ?? -1);
+    expect(byContext).toEqual([...byContext].sort((a, b) => b - a));
+    const byCheck = slugsOf((await allPages('/api/v1/tools?sort=checked&limit=50', 'tools')).items).map((slug) => details.find((d) => d.slug === slug)!.lastUpdated);
+    expect(byCheck).toEqual([...byCheck].sort().reverse());
+  });
+
+  it('reads "cheapest embedding model" as an order by the embedding models\' rates, in the unit most of them use, and says so', async () => {
+    const { status, body } = await get('/api/v1/tools/search?q=cheapest%20embedding%20model');
+    expect(status).toBe(200);
+    const unit = body.sort.priceUnit as string;
+    expect(body.sort).toMatchObject({ by: 'price', modelKind: 'embedding' });
+    expect(body.interpretation).toContainEqual({ input: 'cheapest', matchedAs: ['sort=price', `priceUnit=${unit}`, 'modelKind=embedding'], via: ['sort'] });
+    const found = slugsOf(body.results).map((slug) => details.find((d) => d.slug === slug)!);
+    const rates = found.map((d) => lowest(d, unit, 'embedding'));
+    const rated = rates.filter((rate) => rate !== undefined) as number[];
+    expect(rated.length).toBeGreaterThanOrEqual(3);
+    expect(rates.slice(0, rated.length)).toEqual([...rated].sort((a, b) => a - b));
+    // The cheapest embedding rate of the whole directory, in that unit, leads.
+    const floor = Math.min(...details.map((d) => lowest(d, unit, 'embedding') ?? Infinity));
+    expect(rates[0]).toBe(floor);
+    // A listing without an embedding model is not placed by its chat models' rates: it comes after those with one.
+    expect(found.slice(rated.length).every((d) => lowest(d, unit, 'embedding') === undefined)).toBe(true);
+    expect(body.sort.withoutRate).toBe(body.total - rated.length);
+  });
+
+  it('reads 最便宜 and longest context in both languages; the sort parameter wins over the words', async () => {
+    const zh = (await get(`/api/v1/tools/search?q=${encodeURIComponent('最便宜的大模型')}`)).body;
+    const en = (await get('/api/v1/tools/search?q=cheapest%20llm')).body;
+    expect(zh.sort).toEqual(en.sort);
+    expect(en.sort).toMatchObject({ by: 'price', priceUnit: '1m-input-tokens', modelKind: null });
+    const firstRates = slugsOf(en.results).slice(0, 5).map((slug) => lowest(details.find((d) => d.slug === slug)!, '1m-input-tokens')!);
+    expect(firstRates).toEqual([...firstRates].sort((a, b) => a - b));
+    const context = (await get('/api/v1/tools/search?q=longest%20context%20llm')).body;
+    expect(context.sort.by).toBe('context');
+    const windows = slugsOf(context.results).map((slug) => details.find((d) => d.slug === slug)!.contextTokens ?? -1);
+    expect(windows).toEqual([...windows].sort((a, b) => b - a));
+    const asked = (await get('/api/v1/tools/search?q=cheapest%20llm&sort=popular')).body;
+    expect(asked.sort.by).toBe('popular');
+    const popularity = asked.results.map((t: Summary) => t.popularity);
+    expect(popularity).toEqual([...popularity].sort((a: number, b: number) => b - a));
+  });
+
+  it('search pages continue an order through nextCursor', async () => {
+    const { items, total } = await allPages('/api/v1/tools/search?q=llm&priceUnit=1m-input-tokens&sort=price&limit=9', 'results');
+    expect(items).toHaveLength(total);
+    const rates = items.map((t) => lowest(details.find((d) => d.slug === t.slug)!, '1m-input-tokens') ?? Infinity);
+    expect(rates).toEqual([...rates].sort((a, b) => a - b));
+  });
+
+  it('refuses an unknown order, a price order without its unit and relevance without words, naming the parameter', async () => {
+    for (const [path, parameter] of [
+      ['/api/v1/tools?sort=cheapest', 'sort'],
+      ['/api/v1/tools?sort=price', 'priceUnit'],
+      ['/api/v1/tools?sort=relevance', 'sort'],
+      ['/api/v1/tools/search?sort=relevance', 'sort'],
+      ['/api/v1/tools/search?q=llm&sort=price&priceUnit=bananas', 'priceUnit'],
+    ]) {
+      const { status, body } = await get(path);
+      expect({ path, status, parameter: body.parameter }).toEqual({ path, status: 400, parameter });
+    }
+  });
+});
+
 describe('a comparison', () => {
   it('puts the rates of one unit side by side, the lowest of each listing, null where it publishes none', async () => {
     const { body } = await get('/api/v1/tools/compare?ids=openai,anthropic,stripe');

@@ -190,6 +190,17 @@ describe('over Streamable HTTP at /mcp', () => {
     expect(text(second)).toMatch(/results 6-/);
   });
 
+  it('search_tools and list_tools order as the HTTP API does: by the words of the query (cheapest) or by sort, and say so', async () => {
+    const cheapest = await call('search_tools', { query: 'cheapest embedding model' });
+    expect(cheapest.structuredContent).toEqual(await http('/api/v1/tools/search?q=cheapest%20embedding%20model&limit=10'));
+    const { sort } = cheapest.structuredContent as { sort: { priceUnit: string; withoutRate: number } };
+    expect(text(cheapest)).toContain(`lowest rate of embedding models per ${sort.priceUnit} first (${sort.withoutRate} without such a rate last):`);
+    const byContext = await call('list_tools', { sort: 'context', limit: 5 });
+    expect(byContext.structuredContent).toEqual(await http('/api/v1/tools?sort=context&limit=5'));
+    expect(text(byContext)).toContain('largest context window first');
+    expect(text(await call('list_tools', { sort: 'price' }))).toMatch(/'sort=price' needs 'priceUnit'/);
+  });
+
   it('search_tools finds a listing by the id of a model it serves, first, naming models among the fields that matched', async () => {
     const result = await call('search_tools', { query: 'gpt-6-luna' });
     expect(result.structuredContent).toEqual(await http('/api/v1/tools/search?q=gpt-6-luna&limit=10'));

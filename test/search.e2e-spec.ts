@@ -81,7 +81,6 @@ describe('names, compounds, punctuation and facts asked for in words', () => {
       ['open ai', 'openai'],
       ['deep seek', 'deepseek'],
       ['eleven labs', 'elevenlabs'],
-      ['cheap reasoning model', 'deepseek'],
     ];
     for (const [q, slug] of asked) expect([q, slugs(await search({ q }))[0]]).toEqual([q, slug]);
   });
@@ -126,10 +125,15 @@ describe('names, compounds, punctuation and facts asked for in words', () => {
     expect(onlyFree.results.every((r: { freeTier: boolean }) => r.freeTier)).toBe(true);
   });
 
-  it('reads price words as a preference for what is cheap', async () => {
+  it('reads price words as an order by price, of the kind of model named, and context words as an order by context', async () => {
     const body = await search({ q: 'cheap reasoning model' });
-    expect(slugs(body)[0]).toBe('deepseek');
-    expect(body.interpretation[0]).toMatchObject({ input: 'cheap', via: expect.arrayContaining(['exact']) });
+    expect(body.sort).toMatchObject({ by: 'price', priceUnit: '1m-input-tokens', modelKind: 'reasoning' });
+    expect(body.interpretation).toContainEqual({ input: 'cheap', matchedAs: ['sort=price', 'priceUnit=1m-input-tokens', 'modelKind=reasoning'], via: ['sort'] });
+    // `cheap` is not searched as a word: a listing that calls itself cheap is not cheaper for it.
+    expect(body.terms).not.toContain('cheap');
+    expect((await search({ q: '长上下文大模型' })).sort.by).toBe('context');
+    // Not inside a word of its own: free-form is not free.
+    expect((await search({ q: 'cheap-o-matic' })).sort.by).toBe('relevance');
   });
 });
 

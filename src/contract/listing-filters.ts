@@ -175,3 +175,29 @@ export const filtersSchema = z
 export type ListingFilters = z.infer<typeof filtersSchema>;
 
 export const NO_FILTERS = Object.fromEntries(FILTER_NAMES.map((name) => [name, null])) as ListingFilters;
+
+/** How listings can be ordered, in search and in the list. */
+export const LISTING_SORTS = ['relevance', 'popular', 'price', 'context', 'checked'] as const;
+export type ListingSort = (typeof LISTING_SORTS)[number];
+export const LISTING_SORT = {
+  description:
+    "The order: relevance (to q; search's default), popular (the list's default, and search's without q), price (lowest current US-dollar rate in " +
+    'priceUnit first, which it needs; listings without such a rate last, counted in sort.withoutRate), context (largest context window first), ' +
+    'checked (facts checked against the provider most recently first). In search, words of q ask for an order too (cheapest, longest context: see interpretation); the parameter wins.',
+  expected: `one of ${LISTING_SORTS.join(', ')}`,
+  example: 'price',
+} as const;
+
+/** The order applied, as search and the list echo it. */
+export const listingSortSchema = z
+  .object({
+    by: z.enum(LISTING_SORTS),
+    priceUnit: z.enum(COMPARED_RATE_UNITS).nullable().describe('With sort=price: the unit rates are compared in (priceUnit, or for words of q such as cheapest, the unit most results have a rate in).'),
+    modelKind: z
+      .enum(MODEL_KINDS)
+      .nullable()
+      .describe('With sort=price: only the rates of models of this kind count (when q names one: embedding, rerank, speech...); null: every rate of the listing.'),
+    withoutRate: z.number().int().min(0).describe('With sort=price: listings that pass but have no such rate; they come last.'),
+  })
+  .describe('The order applied.');
+export type ListingOrder = z.infer<typeof listingSortSchema>;

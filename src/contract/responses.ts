@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { COMPARED_RATE_UNITS } from './vocabulary';
-import { filtersSchema } from './listing-filters';
+import { filtersSchema, listingSortSchema } from './listing-filters';
 import { sourceSchema } from './listing-facts';
 import { modelFiltersSchema, modelSortSchema } from './model-filters';
 import { modelDetailSchema, modelEntrySchema, modelOfferSchema, modelSummarySchema } from './model-views';
@@ -51,13 +51,14 @@ export const searchResponseSchema = z.object({
   category: z.string().nullable(),
   limit: z.number().int().describe('The limit applied (after clamping).'),
   filters: filtersSchema,
+  sort: listingSortSchema,
   terms: texts.describe('The terms searched for, after synonyms, typo corrections and prefix completion.'),
   interpretation: z
     .array(
       z.object({
         input: z.string().describe('A word or phrase of the query (normalised).'),
         matchedAs: texts.describe('What it matched in the index: the word, its corrections or completions, or synonym phrases.'),
-        via: z.array(z.enum(['exact', 'prefix', 'typo', 'synonym', 'bigrams', 'joined', 'split', 'filter'])),
+        via: z.array(z.enum(['exact', 'prefix', 'typo', 'synonym', 'bigrams', 'joined', 'split', 'filter', 'sort'])),
       }),
     )
     .describe('How each part of the query was understood, in query order.'),
@@ -72,6 +73,7 @@ export const listResponseSchema = z.object({
   returned: count,
   limit: z.number().int(),
   filters: filtersSchema,
+  sort: listingSortSchema,
   nextCursor,
   categories: texts.describe('Every category slug of the directory.'),
   tools: z.array(toolSummarySchema),

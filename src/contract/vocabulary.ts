@@ -39,6 +39,7 @@ export const LIFECYCLE_STATUSES = ['preview', 'active', 'deprecated', 'retired']
 export type LifecycleStatus = (typeof LIFECYCLE_STATUSES)[number];
 
 export const MODEL_KINDS = ['language', 'reasoning', 'embedding', 'rerank', 'image', 'video', 'speech', 'transcription', 'ocr', 'moderation', 'music'] as const;
+export type ModelKind = (typeof MODEL_KINDS)[number];
 export const MODALITIES = ['text', 'image', 'audio', 'video', 'file', 'vector'] as const;
 export const PRICING_MODELS = ['pay-as-you-go', 'subscription', 'credits', 'free', 'contact-sales'] as const;
 export const CURRENCIES = ['USD', 'CNY', 'EUR', 'GBP'] as const;

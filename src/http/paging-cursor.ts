@@ -1,9 +1,12 @@
 import { createHash } from 'node:crypto';
 import { badRequest } from './problem';
 
-/** A place in the browse order (popularity, then slug): a page that starts after it keeps its place whatever changes before it. */
+/**
+ * A place in a list's order: the last listing's key in that order (its popularity, or the fact it is
+ * ordered by, see orderKey), then its slug. A page that starts after it keeps its place whatever changes before it.
+ */
 export interface BrowsePosition {
-  popularity: number;
+  key: number;
   slug: string;
 }
 
@@ -12,16 +15,16 @@ export interface BrowsePosition {
  * to (its other parameters), so a cursor given to another query is refused rather than misread. They hold
  * no state on the server and stay valid as long as the request does. Inside, a cursor is base64url JSON
  * with one-letter keys (kept short in URLs, and unchanged so cursors given out earlier still work):
- * `p` popularity and `s` slug of a browse position, `o` a search's offset, `f` the request's fingerprint.
+ * `p` key (popularity, or the fact ordered by) and `s` slug of a browse position, `o` a search's offset, `f` the request's fingerprint.
  */
 export function browseCursor(position: BrowsePosition, request: string): string {
-  return encode({ p: position.popularity, s: position.slug }, request);
+  return encode({ p: position.key, s: position.slug }, request);
 }
 
 /** The browse position a list cursor holds (null when none was sent); a 400 naming `cursor` when it is not one of ours. */
 export function browsePositionOf(raw: string | null, request: string): BrowsePosition | null {
   const position = decode<{ p: number; s: string }>(raw, request, { p: 'number', s: 'string' });
-  return position && { popularity: position.p, slug: position.s };
+  return position && { key: position.p, slug: position.s };
 }
 
 export function offsetCursor(offset: number, request: string): string {

@@ -5,7 +5,7 @@ import { listErrorsQueryOf } from '../error-reference/read/list-errors-params';
 import { badRequest } from '../http/problem';
 import { MAX_LIMIT, QueryParams } from '../http/query-params';
 import { LIVE_FILTER_VALUES } from '../liveness/liveness.schema';
-import { FILTER_LIST, FILTER_NAMES, FilterName, LISTING_FILTERS } from '../contract/listing-filters';
+import { FILTER_LIST, FILTER_NAMES, FilterName, LISTING_FILTERS, LISTING_SORT, LISTING_SORTS } from '../contract/listing-filters';
 import { FILTER_KINDS } from '../http/filter-kinds';
 import { COMPARED_RATE_UNITS, LIFECYCLE_STATUSES } from '../contract/vocabulary';
 import { AUTH_TYPES } from '../contract/vocabulary';
@@ -112,6 +112,12 @@ const filterArguments = Object.fromEntries(
   }),
 ) as Record<FilterName, z.ZodOptional<z.ZodType<string | number | boolean>>>;
 
+const listingSortArgument = z
+  .string({ error: mustBe('sort', LISTING_SORT.expected) })
+  .meta({ enum: [...LISTING_SORTS] })
+  .optional()
+  .describe(LISTING_SORT.description);
+
 const searchTools = defineTool({
   name: 'search_tools',
   title: 'Search the API directory',
@@ -119,13 +125,15 @@ const searchTools = defineTool({
     'Find third-party web APIs for a task. Ranked search over names, tags, categories and descriptions, in English or ' +
     'Chinese, and by the ids of the models an API serves; synonyms, typos and unfinished words are understood. Narrow it ' +
     `with category and the filters (${FILTER_LIST}). Returns summaries best first (slug, name, category, description, pricing, ` +
-    `facts), ${SEARCH_TOOLS_DEFAULT_LIMIT} by default, and nextCursor for the next page. Use get_tool with a slug for the full listing.`,
+    `facts), ${SEARCH_TOOLS_DEFAULT_LIMIT} by default, and nextCursor for the next page. Words such as "cheapest" or "longest context" order the ` +
+    'results (or give sort: price with priceUnit, context, checked). Use get_tool with a slug for the full listing.',
   inputSchema: {
     query: z
       .string({ error: mustBe('query', 'the words to search for (a string), e.g. "text to speech"') })
       .max(MAX_QUERY_LENGTH, { error: (issue) => `'query' must be at most ${MAX_QUERY_LENGTH} characters, got ${(issue.input as string).length}` })
       .describe(`What the API should do or be called, e.g. "text to speech" or "向量数据库" (at most ${MAX_QUERY_LENGTH} characters).`),
     ...filterArguments,
+    sort: listingSortArgument,
     limit: limitArgument(SEARCH_TOOLS_DEFAULT_LIMIT),
     cursor: cursorArgument,
   },
@@ -196,8 +204,8 @@ const listTools = defineTool({
   title: 'Browse the API directory',
   description:
     `Every listing, most popular first, ${LIST_TOOLS_DEFAULT_LIMIT} at a time by default (at most ${MAX_LIMIT}), narrowed by ` +
-    `category and the filters (${FILTER_LIST}). nextCursor leads to the next page.`,
-  inputSchema: { ...filterArguments, limit: limitArgument(LIST_TOOLS_DEFAULT_LIMIT), cursor: cursorArgument },
+    `category and the filters (${FILTER_LIST}), or ordered by sort (price with priceUnit, context, checked). nextCursor leads to the next page.`,
+  inputSchema: { ...filterArguments, sort: listingSortArgument, limit: limitArgument(LIST_TOOLS_DEFAULT_LIMIT), cursor: cursorArgument },
   outputSchema: listOutputSchema,
   query: ({ limit, ...rest }) => listQueryOf(paramsOf({ ...rest, limit: limit ?? LIST_TOOLS_DEFAULT_LIMIT })),
   text: listText,

@@ -32,7 +32,7 @@ export function searchText(found: SearchResponse, offset: number): string {
       : `No tools found ${about}. Try other or fewer words (English or Chinese), or browse with list_categories and list_tools.`;
   }
   return [
-    `${found.total} ${found.total === 1 ? 'tool' : 'tools'} found ${about}; results ${offset + 1}-${offset + found.returned}, best first:`,
+    `${found.total} ${found.total === 1 ? 'tool' : 'tools'} found ${about}; results ${offset + 1}-${offset + found.returned}, ${orderWords(found.sort, 'best first')}:`,
     ...found.results.map((tool, i) => summaryLine(offset + i + 1, tool)),
     ...nextPage('search_tools', found.nextCursor),
     'Full facts of one: get_tool with its slug. Side by side: compare_tools with 2-10 slugs.',
@@ -43,10 +43,29 @@ export function searchText(found: SearchResponse, offset: number): string {
 export function listText(page: ListResponse): string {
   if (page.tools.length === 0) return `No tools${appliedFilters(page.filters)}.`;
   return [
-    `${page.total} ${page.total === 1 ? 'tool' : 'tools'}${appliedFilters(page.filters)}, most popular first; ${page.returned} on this page:`,
+    `${page.total} ${page.total === 1 ? 'tool' : 'tools'}${appliedFilters(page.filters)}, ${orderWords(page.sort, 'most popular first')}; ${page.returned} on this page:`,
     ...page.tools.map((tool, i) => summaryLine(i + 1, tool)),
     ...nextPage('list_tools', page.nextCursor),
   ].join('\n');
+}
+
+/** The order of a page in words: by price says in which unit, of which models, and how many have no such rate. */
+function orderWords(sort: SearchResponse['sort'], usual: string): string {
+  switch (sort.by) {
+    case 'price': {
+      const of = sort.modelKind ? ` of ${sort.modelKind} models` : '';
+      const unit = sort.priceUnit ? `lowest rate${of} per ${sort.priceUnit} first` : 'by price (no result has a rate to compare)';
+      return sort.withoutRate > 0 ? `${unit} (${sort.withoutRate} without such a rate last)` : unit;
+    }
+    case 'context':
+      return 'largest context window first';
+    case 'checked':
+      return 'most recently checked first';
+    case 'popular':
+      return 'most popular first';
+    default:
+      return usual;
+  }
 }
 
 function listOf(label: string, items: string[]): string[] {

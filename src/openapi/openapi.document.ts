@@ -3,7 +3,7 @@ import { CHANGES_DEFAULT_LIMIT, CHANGES_MAX_LIMIT } from '../changes/list-change
 import { ENCODINGS, MIN_COMPRESSED_BYTES } from '../http/compression';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../http/query-params';
 import { z } from 'zod';
-import { FILTER_NAMES, LISTING_FILTERS } from '../contract/listing-filters';
+import { FILTER_NAMES, LISTING_FILTERS, LISTING_SORT, LISTING_SORTS } from '../contract/listing-filters';
 import { MODEL_FILTER_NAMES, MODEL_FILTERS, MODEL_SORT, MODEL_SORTS } from '../contract/model-filters';
 import { DEFAULT_COMPARE_UNIT, MAX_COMPARE_MODELS, MIN_COMPARE_MODELS } from '../models/read/compare/compare-models-params';
 import { LIVE_FILTER_VALUES } from '../liveness/liveness.schema';
@@ -64,6 +64,7 @@ const filterParameters = FILTER_NAMES.map((name) => {
   const { kind, description, example } = LISTING_FILTERS[name];
   return { name, in: 'query', required: false, description, schema: jsonSchemaOf(FILTER_KINDS[kind].parameter), example };
 });
+const listingSortParameter = { name: 'sort', in: 'query', required: false, description: LISTING_SORT.description, schema: { type: 'string', enum: [...LISTING_SORTS] }, example: 'price' };
 const cursorParameter = { name: 'cursor', in: 'query', required: false, description: 'The `nextCursor` of the page before (from the same request with the same other parameters).', schema: str };
 /** The change feed's parameters, shared by its JSON and Atom forms. */
 const changesParameters = [
@@ -192,14 +193,18 @@ export const OPENAPI_DOCUMENT = {
           'Ranked full-text search over name, slug, Chinese name and aliases (the names people use: ChatGPT, DALL·E, Kimi), tags, ' +
           'category names, descriptions (English and Chinese), features and pricing text (not usage tips). A query that is exactly a ' +
           'listing\'s name or alias puts it first. Understands synonyms (tts, 语音合成), typos, unfinished last words, words typed apart or ' +
-          'together (open ai, dall-e), and facts asked for in words (free, openai compatible), which apply as the filters; ' +
+          'together (open ai, dall-e), facts asked for in words (free, openai compatible), which apply as the filters, and orders asked ' +
+          'for in words (cheapest, longest context), which apply as `sort` (cheapest compares the rates of the kind of model the query ' +
+          'names, embedding or rerank, in the unit most results have a rate in, unless `priceUnit` says); ' +
           '`interpretation` says how each part of the query was read. `q`, `category` and the filters combine, each narrowing the ' +
           'result. Listings matching more parts of the query rank above listings matching fewer; popularity only breaks near-ties. ' +
           'Without `q` the listings of the filters (or all) are returned by popularity. An unknown category gives an empty ' +
-          'result, not an error. `nextCursor` continues the ranking.',
+          'result, not an error. Ordered by a fact (`sort` other than relevance), a search keeps the listings that match the most parts ' +
+          'of the query, by that fact, then by relevance. `nextCursor` continues the order.',
         parameters: [
           { name: 'q', in: 'query', required: false, description: `Free text, at most ${MAX_QUERY_LENGTH} characters.`, schema: { type: 'string', maxLength: MAX_QUERY_LENGTH }, example: 'text to speech' },
           ...filterParameters,
+          listingSortParameter,
           {
             name: 'limit',
             in: 'query',
@@ -212,7 +217,7 @@ export const OPENAPI_DOCUMENT = {
         responses: {
           200: ok('Search results, best first.', ref('SearchResponse')),
           304: notModified,
-          400: problem('A parameter is malformed (non-integer or non-positive limit, q too long, a bad filter value or cursor, a parameter given twice); `parameter` names it.'),
+          400: problem('A parameter is malformed (non-integer or non-positive limit, q too long, a bad filter value, sort or cursor, sort=price without priceUnit, a parameter given twice); `parameter` names it.'),
           503: unavailable,
           ...everyOperation,
         },
@@ -224,17 +229,18 @@ export const OPENAPI_DOCUMENT = {
         tags: ['tools'],
         summary: 'Every listing, most popular first, a page at a time',
         description:
-          `The whole directory as summaries, by popularity (then slug), narrowed by the filters. Pages of \`limit\` (default ${LIST_DEFAULT_LIMIT}, at most ${MAX_LIMIT}); ` +
+          `The whole directory as summaries, by popularity (then slug) or the \`sort\` asked for, narrowed by the filters. Pages of \`limit\` (default ${LIST_DEFAULT_LIMIT}, at most ${MAX_LIMIT}); ` +
           '`nextCursor` (and `_links.next`) leads to the next page, and stays valid when listings are added or withdrawn in between. `categories` lists every category slug.',
         parameters: [
           ...filterParameters,
+          listingSortParameter,
           { name: 'limit', in: 'query', required: false, description: `Listings per page: default ${LIST_DEFAULT_LIMIT}; above ${MAX_LIMIT} is clamped; a non-integer or a value below 1 is a 400.`, schema: { type: 'integer', minimum: 1, default: LIST_DEFAULT_LIMIT } },
           cursorParameter,
         ],
         responses: {
           200: ok('A page of listings.', ref('ListResponse')),
           304: notModified,
-          400: problem('A parameter is malformed (limit, a filter value, a cursor from another request); `parameter` names it.'),
+          400: problem('A parameter is malformed (limit, a filter value, sort, sort=price without priceUnit, sort=relevance, a cursor from another request); `parameter` names it.'),
           503: unavailable,
           ...everyOperation,
         },

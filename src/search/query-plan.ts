@@ -1,3 +1,4 @@
+import type { ListingOrder } from '../contract/listing-filters';
 import type { PostingList, PostingLists } from './posting-lists';
 import { Clause, MAX_CORRECTED, QueryFacet, TermSpec } from './search-query';
 
@@ -64,11 +65,14 @@ export interface ClauseInterpretation {
   input: string;
   /** What it matched in the index: the words, their corrections or completions, or the synonym phrases. */
   matchedAs: string[];
-  via: Array<'exact' | 'prefix' | 'typo' | 'synonym' | 'bigrams' | 'joined' | 'split' | 'filter'>;
+  via: Array<'exact' | 'prefix' | 'typo' | 'synonym' | 'bigrams' | 'joined' | 'split' | 'filter' | 'sort'>;
 }
 
-/** One interpretation per clause (from what its alternatives matched as), then one per facet. */
-export function interpret(clauses: Clause[], plan: QueryPlan, facets: QueryFacet[]): ClauseInterpretation[] {
+/**
+ * One interpretation per clause (from what its alternatives matched as), then one per facet; an order asked
+ * for in words shows the order applied (`order`) when it is that one, with the unit and kind of model it compares.
+ */
+export function interpret(clauses: Clause[], plan: QueryPlan, facets: QueryFacet[], order: ListingOrder | null = null): ClauseInterpretation[] {
   const parts = clauses.map((clause, c) => {
     const matchedAs = new Set<string>();
     const via = new Set<ClauseInterpretation['via'][number]>();
@@ -96,5 +100,13 @@ export function interpret(clauses: Clause[], plan: QueryPlan, facets: QueryFacet
     });
     return { input: clause.label, matchedAs: [...matchedAs], via: [...via] };
   });
-  return [...parts, ...facets.map((facet) => ({ input: facet.input, matchedAs: [`${facet.filter}=true`], via: ['filter' as const] }))];
+  return [
+    ...parts,
+    ...facets.map((facet): ClauseInterpretation => {
+      if ('filter' in facet) return { input: facet.input, matchedAs: [`${facet.filter}=true`], via: ['filter'] };
+      const applied = order?.by === facet.sort ? order : null;
+      const extra = [...(applied?.priceUnit ? [`priceUnit=${applied.priceUnit}`] : []), ...(applied?.modelKind ? [`modelKind=${applied.modelKind}`] : [])];
+      return { input: facet.input, matchedAs: [`sort=${facet.sort}`, ...extra], via: ['sort'] };
+    }),
+  ];
 }

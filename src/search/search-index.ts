@@ -2,7 +2,9 @@ import type { BrowsePosition } from '../http/paging-cursor';
 import type { Category, Task } from '../categories/categories';
 import type { ListingFilters } from '../contract/listing-filters';
 import { LIVE_FILTER_VALUES, LiveFilterValue } from '../liveness/liveness.schema';
-import { lowestRates } from '../listings/write/listing-facts';
+import { lowestRates, lowestRatesByKind } from '../listings/write/listing-facts';
+import type { ListingOrder, ListingSort } from '../contract/listing-filters';
+import { commonUnit, lacksFact, orderKey, orderName, POPULAR, type OrderBy, type OrderFacts } from './listing-order';
 import { type LifecycleStatus } from '../contract/vocabulary';
 import { type ListingDocument } from '../listings/write/listing.document';
 import { aliasKey } from '../contract/vocabulary';
@@ -45,6 +47,8 @@ export interface SearchAnswer {
   filters: ListingFilters;
   /** How each part of the query was understood. */
   interpretation: ClauseInterpretation[];
+  /** The order applied: the one asked for, else the one the query asked for in words, else relevance. */
+  sort: ListingOrder;
 }
 
 export type { BrowsePosition };
@@ -55,10 +59,12 @@ export interface BrowsePage {
   listings: FoundListing[];
   /** Where the next page starts, when more listings follow. */
   next: BrowsePosition | null;
+  /** With an order by price: the listings that pass but have no such rate (they come last). */
+  withoutRate: number;
 }
 
 /** The facts of a listing that searches filter and order by. */
-interface ListingFacts extends Pick<ListingDocument, 'slug' | 'category' | 'popularity' | 'freeTier' | 'openaiCompatible' | 'authType' | 'contextTokens' | 'sdkLanguages'> {
+interface ListingFacts extends OrderFacts, Pick<ListingDocument, 'slug' | 'category' | 'popularity' | 'freeTier' | 'openaiCompatible' | 'authType' | 'contextTokens' | 'sdkLanguages'> {
   lifecycle: LifecycleStatus;
   /** Announced shutdown days (YYYY-MM-DD) of the listing and of its models that are not retired. */
   retiring: string[];
@@ -111,8 +117,8 @@ export class SearchIndex {
   private readonly freeDocs: number[] = [];
   /** Name keys (see aliasKey) of every listing's name, Chinese name, slug and aliases -> the listings. */
   private readonly names = new Map<string, Set<number>>();
-  /** Every listing by popularity, then slug; null once a batch changed it, until the next browse. */
-  private browseOrder: number[] | null = [];
+  /** Every listing in each order asked for since the last change (see orderName), best first, then by slug. */
+  private readonly orders = new Map<string, number[]>();
   /** The arrays searches work in, between searches (see WorkingArrays). */
   private work: WorkingArrays | null = null;
   /** Retired listings held (searches leave them out unless asked). */
@@ -198,7 +204,7 @@ export class SearchIndex {
     }
     this.lists.apply(gone, losing, added);
     this.freeDocs.push(...freed);
-    this.browseOrder = null;
+    this.orders.clear();
   }
 
   /**
@@ -206,17 +212,27 @@ export class SearchIndex {
    * given, and those it asks for in words), ranked (see ranking.ts), and the page from `offset`. Without
    * `q`, the listings that pass, by popularity.
    */
-  search(q: string | null, filters: ListingFilters, { limit, offset }: { limit: number; offset: number }): SearchAnswer {
-    const query = q === null ? { clauses: [], facets: [], nameKey: null } : parseQuery(q, this.lists);
-    // Facts asked for in words (`free`, `openai compatible`) filter like the parameters, which win.
+  search(q: string | null, filters: ListingFilters, { limit, offset }: { limit: number; offset: number }, sort: ListingSort | null = null): SearchAnswer {
+    const query = q === null ? { clauses: [], facets: [], nameKey: null, modelKind: null } : parseQuery(q, this.lists);
+    // Facts asked for in words (`free`, `openai compatible`) filter like the parameters, which win; so does
+    // an order asked for in words (`cheapest`, `longest context`), unless `sort` is given.
     const applied = { ...filters };
-    for (const { filter } of query.facets) applied[filter] ??= true;
-    const answer = { filters: applied, interpretation: interpret([], [], query.facets) };
+    let asked: ListingSort | null = sort;
+    for (const facet of query.facets) {
+      if ('filter' in facet) applied[facet.filter] ??= true;
+      else asked ??= facet.sort;
+    }
+    // A price order compares the rates of the kind of model the query names (`cheapest embedding model`).
+    const order: OrderBy = { by: asked ?? (query.clauses.length > 0 ? 'relevance' : 'popular'), priceUnit: applied.priceUnit, modelKind: null };
+    if (order.by === 'price') order.modelKind = query.modelKind;
     if (query.clauses.length === 0) {
       // A q with nothing searchable in it (only stop words or punctuation) finds nothing; it does not browse.
-      if (q !== null && query.facets.length === 0) return { ...answer, total: 0, hits: [] };
-      const page = this.browse(applied, { limit, offset });
-      return { ...answer, total: page.total, hits: page.listings.map((found) => ({ ...found, score: '0', matched: [] })) };
+      if (q !== null && query.facets.length === 0) return { filters: applied, interpretation: [], sort: { ...order, withoutRate: 0 }, total: 0, hits: [] };
+      if (order.by === 'relevance') order.by = 'popular';
+      this.chooseUnit(order, this.passing(applied));
+      const page = this.browse(applied, { limit, offset }, order);
+      const sorted = { ...order, withoutRate: page.withoutRate };
+      return { filters: applied, interpretation: interpret([], [], query.facets, sorted), sort: sorted, total: page.total, hits: page.listings.map((found) => ({ ...found, score: '0', matched: [] })) };
     }
     const plan = planQuery(query.clauses, this.lists, this.size);
     const named = [...((query.nameKey && this.names.get(query.nameKey)) || [])];
@@ -224,7 +240,25 @@ export class SearchIndex {
     const work = this.work && this.work.capacity >= this.docs.length ? this.work : new WorkingArrays(this.docs.length);
     this.work = null;
     const rows = scoreRows(query.clauses, plan, work, this.filterOf(applied), named);
-    const page = rankPage(rows, offset, limit, (doc) => this.docs[doc]!.facts.popularity, (doc) => this.docs[doc]!.facts.slug);
+    let total = rows.docs.length;
+    let page: number[];
+    let withoutRate = 0;
+    if (order.by === 'relevance') {
+      page = rankPage(rows, offset, limit, (doc) => this.docs[doc]!.facts.popularity, (doc) => this.docs[doc]!.facts.slug);
+    } else {
+      // Ordered by a fact: the listings that match the most parts of the query (all of them, when any
+      // does), by that fact, then by relevance. A listing that matched one word of three is not an answer,
+      // however cheap.
+      let most = 0;
+      for (const doc of rows.docs) most = Math.max(most, rows.matched[doc]);
+      const found = Array.from(rows.docs).filter((doc) => rows.matched[doc] === most);
+      this.chooseUnit(order, found);
+      const key = new Map(found.map((doc) => [doc, orderKey(this.docs[doc]!.facts, order)]));
+      found.sort((a, b) => key.get(b)! - key.get(a)! || rows.score[b] - rows.score[a] || this.docs[b]!.facts.popularity - this.docs[a]!.facts.popularity || compareText(this.docs[a]!.facts.slug, this.docs[b]!.facts.slug));
+      for (const doc of found) if (lacksFact(this.docs[doc]!.facts, order)) withoutRate++;
+      total = found.length;
+      page = found.slice(offset, offset + limit);
+    }
     const hits = page.map((doc) => ({
       slug: this.docs[doc]!.facts.slug,
       summary: this.docs[doc]!.summary,
@@ -233,40 +267,68 @@ export class SearchIndex {
     }));
     clearRows(rows);
     this.work = work;
-    return { ...answer, total: rows.docs.length, hits, interpretation: interpret(query.clauses, plan, query.facets) };
+    const sorted = { ...order, withoutRate };
+    return { filters: applied, sort: sorted, total, hits, interpretation: interpret(query.clauses, plan, query.facets, sorted) };
   }
 
   /**
-   * The listings that pass the filters, by popularity then slug: `limit` of them, from position `offset`
-   * among those that pass, or after a position (a cursor); and how many pass in all.
+   * An order by price asked for without a unit (words such as `cheapest`) takes the unit most of the found
+   * listings have a rate in; with no rate of the kind of model named, it compares every rate instead.
    */
-  browse(filters: ListingFilters, { limit, offset = 0, after }: { limit: number; offset?: number; after?: BrowsePosition }): BrowsePage {
-    const passes = this.filterOf(filters);
-    const listings: FoundListing[] = [];
-    let last: ListingFacts | null = null;
-    let total = 0;
-    /** Listings that pass from the start of the page on: more than `limit`, and more follow. */
-    let fromStart = 0;
-    for (const doc of this.order()) {
-      if (!passes(doc)) continue;
-      const { facts, summary } = this.docs[doc]!;
-      const started = after ? facts.popularity < after.popularity || (facts.popularity === after.popularity && facts.slug > after.slug) : total >= offset;
-      total++;
-      if (started && fromStart++ < limit) {
-        listings.push({ slug: facts.slug, summary });
-        last = facts;
-      }
+  private chooseUnit(order: OrderBy, found: Iterable<number>): void {
+    if (order.by !== 'price' || order.priceUnit !== null) return;
+    const facts = [...found].map((doc) => this.docs[doc]!.facts);
+    order.priceUnit = commonUnit(facts, order.modelKind);
+    if (order.priceUnit === null && order.modelKind !== null) {
+      order.modelKind = null;
+      order.priceUnit = commonUnit(facts, null);
     }
-    return { total, listings, next: last && fromStart > limit ? { popularity: last.popularity, slug: last.slug } : null };
   }
 
-  /** The browse order, sorted again after a batch changed the listings. */
-  private order(): number[] {
-    this.browseOrder ??= [...this.docIds.values()].sort((a, b) => {
-      const [x, y] = [this.docs[a]!.facts, this.docs[b]!.facts];
-      return y.popularity - x.popularity || compareText(x.slug, y.slug);
-    });
-    return this.browseOrder;
+  /** The listings that pass the filters (for choosing a unit when the query has no words to search). */
+  private *passing(filters: ListingFilters): Iterable<number> {
+    const passes = this.filterOf(filters);
+    for (const doc of this.docIds.values()) if (passes(doc)) yield doc;
+  }
+
+  /**
+   * The listings that pass the filters, in an order (by popularity unless asked), then by slug: `limit` of
+   * them, from position `offset` among those that pass, or after a position (a cursor); and how many pass
+   * in all.
+   */
+  browse(filters: ListingFilters, { limit, offset = 0, after }: { limit: number; offset?: number; after?: BrowsePosition }, order: OrderBy = POPULAR): BrowsePage {
+    const passes = this.filterOf(filters);
+    const listings: FoundListing[] = [];
+    let last: { key: number; slug: string } | null = null;
+    let total = 0;
+    let withoutRate = 0;
+    /** Listings that pass from the start of the page on: more than `limit`, and more follow. */
+    let fromStart = 0;
+    for (const doc of this.order(order)) {
+      if (!passes(doc)) continue;
+      const { facts, summary } = this.docs[doc]!;
+      const key = orderKey(facts, order);
+      const started = after ? key < after.key || (key === after.key && facts.slug > after.slug) : total >= offset;
+      total++;
+      if (lacksFact(facts, order)) withoutRate++;
+      if (started && fromStart++ < limit) {
+        listings.push({ slug: facts.slug, summary });
+        last = { key, slug: facts.slug };
+      }
+    }
+    return { total, listings, next: last && fromStart > limit ? last : null, withoutRate };
+  }
+
+  /** Every listing in an order, worked out again after a batch changed the listings. */
+  private order(order: OrderBy): number[] {
+    const name = orderName(order);
+    let docs = this.orders.get(name);
+    if (!docs) {
+      const key = new Map([...this.docIds.values()].map((doc) => [doc, orderKey(this.docs[doc]!.facts, order)]));
+      docs = [...key.keys()].sort((a, b) => key.get(b)! - key.get(a)! || compareText(this.docs[a]!.facts.slug, this.docs[b]!.facts.slug));
+      this.orders.set(name, docs);
+    }
+    return docs;
   }
 
   /**
@@ -334,6 +396,8 @@ function held({ listing, summary, live = 'unchecked' }: IndexedListing): HeldLis
       retiring: [listing.lifecycle?.retiresAt, ...served.map((model) => model.lifecycle?.retiresAt)].filter((day): day is string => Boolean(day)),
       models: new Set(served.map((model) => model.id.toLowerCase())),
       lowestRates: lowestRates(listing),
+      kindRates: lowestRatesByKind(listing),
+      checkedDay: Math.floor(Date.parse(listing.lastUpdated) / 86_400_000),
       freeQuota: (listing.prices?.freeQuota.length ?? 0) > 0 || (listing.prices?.models.includes('free') ?? false),
       live,
       tasks: new Set(listing.tasks ?? []),

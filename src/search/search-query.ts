@@ -1,5 +1,5 @@
 import synonymData from './synonyms.json';
-import { aliasKey } from '../contract/vocabulary';
+import { aliasKey, type ModelKind } from '../contract/vocabulary';
 import { bigrams, hanWords, normalize, stem, STOP_WORDS } from './tokenizer';
 
 /** One term to look up: exact, or also as a prefix, or within `maxEdits` edits when it is not indexed. */
@@ -28,11 +28,11 @@ export interface Clause {
   alts: Alternative[];
 }
 
-/** A fact the query asked for in words (`free`, `openai compatible`): applied as the filter of that name. */
-export interface QueryFacet {
-  input: string;
-  filter: 'freeTier' | 'openaiCompatible';
-}
+/**
+ * A fact or an order the query asked for in words: `free`, `openai compatible` as the filter of that name;
+ * `cheapest`, `longest context` as the order of that name.
+ */
+export type QueryFacet = { input: string; filter: 'freeTier' | 'openaiCompatible' } | { input: string; sort: 'price' | 'context' };
 
 /** A query as the index runs it: its clauses, the facts it asks for in words, and the whole query as a name. */
 export interface ParsedQuery {
@@ -41,6 +41,8 @@ export interface ParsedQuery {
   facets: QueryFacet[];
   /** The whole query as a name key (see aliasKey): a listing whose name, slug or alias it is comes first. */
   nameKey: string | null;
+  /** The kind of model the query names (`embedding`, `reranker`, `text to speech`): whose rates a price order compares. */
+  modelKind: ModelKind | null;
 }
 
 /** What the index tells the query builder: which words it holds (to join or split words as typed). */
@@ -164,14 +166,43 @@ const SYNONYMS = new PhraseTable(GROUPS.flat());
  * Words that ask for a fact rather than name a topic: read as the filter of that name (a listing without the
  * fact is not what was asked for), not searched as text.
  */
-const FACET_WORDS: Array<{ phrase: string; filter: QueryFacet['filter'] }> = [
-  ...['free', 'free tier', 'free plan', 'for free', 'free of charge', '免费', '免费额度', '免费套餐'].map((phrase) => ({ phrase, filter: 'freeTier' as const })),
+const FACET_WORDS: Array<{ phrase: string; facet: { filter: 'freeTier' | 'openaiCompatible' } | { sort: 'price' | 'context' } }> = [
+  ...['free', 'free tier', 'free plan', 'for free', 'free of charge', '免费', '免费额度', '免费套餐'].map((phrase) => ({ phrase, facet: { filter: 'freeTier' as const } })),
   ...['openai compatible', 'openai-compatible', 'openai api compatible', 'compatible with openai', '兼容 openai', 'openai 兼容'].map((phrase) => ({
     phrase,
-    filter: 'openaiCompatible' as const,
+    facet: { filter: 'openaiCompatible' as const },
   })),
+  // Words that ask for an order: the listings that match the rest of the query, by that fact.
+  ...['cheapest', 'cheap', 'cheaper', 'lowest price', 'lowest cost', 'low cost', 'low-cost', 'inexpensive', 'affordable', 'least expensive', '最便宜', '便宜', '低价', '最低价', '价格最低', '性价比'].map(
+    (phrase) => ({ phrase, facet: { sort: 'price' as const } }),
+  ),
+  ...['longest context', 'long context', 'largest context', 'biggest context', 'largest context window', 'longest context window', 'long context window', '长上下文', '最长上下文', '超长上下文', '上下文最长'].map(
+    (phrase) => ({ phrase, facet: { sort: 'context' as const } }),
+  ),
 ];
 const FACETS = new PhraseTable(FACET_WORDS.map((facet) => ({ ...facet, tokens: tokens(facet.phrase) })));
+
+/** Words that name a kind of model: a price order then compares the rates of that kind's models (see ParsedQuery). */
+const KIND_WORDS: Array<{ phrase: string; kind: ModelKind }> = [
+  ...['reasoning', 'reasoning model', 'thinking model', '推理模型', '推理'].map((phrase) => ({ phrase, kind: 'reasoning' as const })),
+  ...['embedding', 'embeddings', 'embedding model', 'text embedding', 'vector embedding', '嵌入', '向量化', '文本向量', '向量模型'].map((phrase) => ({ phrase, kind: 'embedding' as const })),
+  ...['rerank', 'reranker', 'reranking', 're-rank', 'rerank model', '重排', '重排序'].map((phrase) => ({ phrase, kind: 'rerank' as const })),
+  ...['text to speech', 'tts', 'speech synthesis', 'voice generation', '语音合成', '文字转语音'].map((phrase) => ({ phrase, kind: 'speech' as const })),
+  ...['speech to text', 'stt', 'asr', 'transcription', 'transcribe', 'speech recognition', '语音识别', '语音转文字', '转写'].map((phrase) => ({ phrase, kind: 'transcription' as const })),
+  ...['image generation', 'text to image', 'image model', '图像生成', '文生图', '生图'].map((phrase) => ({ phrase, kind: 'image' as const })),
+  ...['video generation', 'text to video', 'video model', '视频生成', '文生视频'].map((phrase) => ({ phrase, kind: 'video' as const })),
+  ...['ocr', '文字识别'].map((phrase) => ({ phrase, kind: 'ocr' as const })),
+];
+const KINDS = new PhraseTable(KIND_WORDS.map((word) => ({ ...word, tokens: tokens(word.phrase) })));
+
+/** The first kind of model the query names, or null. */
+function modelKindOf(query: Token[]): ModelKind | null {
+  for (let i = 0; i < query.length; i++) {
+    const word = KINDS.at(query, i);
+    if (word) return word.kind;
+  }
+  return null;
+}
 
 function synonymClause(typed: SynonymPhrase): Clause {
   const alts: Alternative[] = [];
@@ -245,7 +276,9 @@ export function buildClauses(q: string, lexicon: Lexicon | null = null): { claus
     // ("free-form" is a word of its own, not a price)
     if (facet && !(next && next.attached) && !query[i].attached) {
       flushHan();
-      if (!facets.some((f) => f.filter === facet.filter)) facets.push({ input: facet.phrase, filter: facet.filter });
+      const key = 'filter' in facet.facet ? facet.facet.filter : 'sort';
+      // One order: the first words that ask for one.
+      if (!facets.some((f) => ('filter' in f ? f.filter : 'sort') === key)) facets.push({ input: facet.phrase, ...facet.facet });
       i += facet.tokens.length;
       continue;
     }
@@ -308,5 +341,5 @@ export function parseQuery(q: string, lexicon: Lexicon | null = null): ParsedQue
   const { clauses, facets } = buildClauses(q, lexicon);
   const seen = new Set<string>();
   const distinct = clauses.filter((clause) => !seen.has(clause.label) && seen.add(clause.label));
-  return { clauses: distinct.slice(0, MAX_CLAUSES), facets, nameKey: aliasKey(q) || null };
+  return { clauses: distinct.slice(0, MAX_CLAUSES), facets, nameKey: aliasKey(q) || null, modelKind: modelKindOf(tokens(q)) };
 }

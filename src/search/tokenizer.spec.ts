@@ -1,5 +1,5 @@
 import { bigrams, hanWords, indexTerms, joinedTerms, latinTerms, stem } from './tokenizer';
-import { buildClauses, allowedEdits } from './search-query';
+import { buildClauses, allowedEdits, parseQuery } from './search-query';
 import { termsWithinEdits } from './typo-terms';
 
 describe('tokenizer', () => {
@@ -42,7 +42,7 @@ describe('query clauses', () => {
 
   it('makes one clause per Chinese word of the segmenter, a long word also matching by bigrams', () => {
     expect(buildClauses('代码生成').clauses.map((c) => c.label)).toEqual(['代码', '生成']);
-    const [context] = buildClauses('长上下文').clauses.slice(1);
+    const [context] = buildClauses('大上下文').clauses.slice(1);
     expect(context.alts.map((a) => a.terms.map((t) => t.text))).toEqual([['上下文'], ['上下', '下文']]);
     expect(buildClauses('OpenAI 语音').clauses.map((c) => c.label)).toEqual(['openai', '语音']);
   });
@@ -133,5 +133,24 @@ describe('joined forms of punctuated names', () => {
     expect(joinedTerms('DALL·E 3 and Qwen3-Max 通义-千问')).toEqual(['dalle', 'qwen3max']);
     expect(joinedTerms('a '.repeat(3) + 'x'.repeat(20) + '-' + 'y'.repeat(20))).toEqual([]); // longer than a name
     expect(joinedTerms('3.5-7')).toEqual([]); // numbers only
+  });
+});
+
+describe('orders and kinds of model asked for in words', () => {
+  it('reads price and context words as orders, once, and leaves them out of the words searched', () => {
+    const cheap = buildClauses('cheapest embedding model');
+    expect(cheap.facets).toEqual([{ input: 'cheapest', sort: 'price' }]);
+    expect(cheap.clauses.map((c) => c.label)).toEqual(['embeddings', 'model']);
+    expect(buildClauses('最便宜的大模型').facets).toEqual([{ input: '最便宜', sort: 'price' }]);
+    expect(buildClauses('long context llm').facets).toEqual([{ input: 'long context', sort: 'context' }]);
+    // The first order asked for counts; a filter word beside it is a filter.
+    expect(buildClauses('free cheap long context').facets).toEqual([{ input: 'free', filter: 'freeTier' }, { input: 'cheap', sort: 'price' }]);
+  });
+
+  it('finds the kind of model a query names, whose rates a price order compares', () => {
+    expect(parseQuery('cheapest embedding model').modelKind).toBe('embedding');
+    expect(parseQuery('便宜的语音合成').modelKind).toBe('speech');
+    expect(parseQuery('cheap reasoning model').modelKind).toBe('reasoning');
+    expect(parseQuery('cheapest llm').modelKind).toBeNull();
   });
 });

@@ -28,6 +28,7 @@ import {
   LIMIT_METRICS,
   LIMIT_PERIODS,
   MODEL_KINDS,
+  type ModelKind,
   MODALITIES,
   MODEL_ENTRY_ID,
   isRegionCode,
@@ -60,16 +61,31 @@ interface Priced {
  * charged (2.9 % + $0.30 is not $0.30, and a 1.5 % surcharge is not free).
  */
 export function lowestRates(listing: Priced): Map<ComparedRateUnit, number> {
-  const lowest = new Map<ComparedRateUnit, number>();
-  if ((listing.prices?.currency ?? 'USD') !== 'USD') return lowest;
+  if ((listing.prices?.currency ?? 'USD') !== 'USD') return new Map();
   const served = (listing.models ?? []).filter((model) => model.lifecycle.status !== 'retired');
-  for (const { unit, price, percent } of [...(listing.prices?.rates ?? []), ...served.flatMap((model) => model.prices)]) {
+  return lowestOf([...(listing.prices?.rates ?? []), ...served.flatMap((model) => model.prices)]);
+}
+
+/** The same of each kind of model the listing serves (its own rates aside): what a price order compares when a query names a kind. */
+export function lowestRatesByKind(listing: {
+  prices?: Priced['prices'];
+  models?: ReadonlyArray<{ kind: ModelKind; prices: ReadonlyArray<{ unit: RateUnit; price: number; percent?: number | null }>; lifecycle: { status: LifecycleStatus } }> | null;
+}): Map<ModelKind, Map<ComparedRateUnit, number>> | null {
+  const served = (listing.models ?? []).filter((model) => model.lifecycle.status !== 'retired');
+  if (served.length === 0 || (listing.prices?.currency ?? 'USD') !== 'USD') return null;
+  const kinds = new Map<ModelKind, Map<ComparedRateUnit, number>>();
+  for (const kind of new Set(served.map((model) => model.kind))) kinds.set(kind, lowestOf(served.filter((model) => model.kind === kind).flatMap((model) => model.prices)));
+  return kinds;
+}
+
+function lowestOf(rates: ReadonlyArray<{ unit: RateUnit; price: number; percent?: number | null }>): Map<ComparedRateUnit, number> {
+  const lowest = new Map<ComparedRateUnit, number>();
+  for (const { unit, price, percent } of rates) {
     if (unit === 'other' || (percent ?? 0) > 0) continue;
     lowest.set(unit, Math.min(price, lowest.get(unit) ?? Infinity));
   }
   return lowest;
 }
-
 
 /** What `unconfirmed` reads of a listing: its document or one of its views. */
 interface Confirmable {

@@ -7,7 +7,7 @@ import { browseCursor } from '../../../http/paging-cursor';
 import { ListToolsQuery } from './list-tools.query';
 
 /**
- * A page of the whole directory, most popular first, from this process's search index (which holds every
+ * A page of the whole directory, most popular first (or in the order asked for), from this process's search index (which holds every
  * listing's summary). The cursor names the last listing of the page, so a page starts where the last one
  * ended even when listings are added or withdrawn in between.
  */
@@ -21,7 +21,8 @@ export class ListToolsHandler implements IQueryHandler<ListToolsQuery, StoredBod
   execute(query: ListToolsQuery): Promise<StoredBody> {
     return this.readModels.response(query.url, async () => {
       const index = await this.readModels.searchIndex();
-      const page = index.browse(query.filters, { limit: query.limit, after: query.after ?? undefined });
+      const order = query.order;
+      const page = index.browse(query.filters, { limit: query.limit, after: query.after ?? undefined }, order);
       const nextCursor = page.next ? browseCursor(page.next, query.request) : null;
       const head = JSON.stringify({
         success: true,
@@ -29,6 +30,7 @@ export class ListToolsHandler implements IQueryHandler<ListToolsQuery, StoredBod
         returned: page.listings.length,
         limit: query.limit,
         filters: query.filters,
+        sort: { ...order, withoutRate: page.withoutRate },
         nextCursor,
         categories: this.categories.all.map((c) => c.slug),
       });

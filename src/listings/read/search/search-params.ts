@@ -1,17 +1,18 @@
 import { badRequest } from '../../../http/problem';
 import { parseLimit, QueryParams, single } from '../../../http/query-params';
-import { parseFilters } from '../listing-filters';
+import { parseFilters, parseListingSort } from '../listing-filters';
 import { offsetOf } from '../../../http/paging-cursor';
 import { SearchToolsQuery } from './search-tools.query';
 
 export const MAX_QUERY_LENGTH = 200;
 
-/** The search's parameters: `q` (at most 200 characters), the filters, `limit`, `cursor`. Others are ignored. */
+/** The search's parameters: `q` (at most 200 characters), the filters, `sort`, `limit`, `cursor`. Others are ignored. */
 export function searchQueryOf(params: QueryParams): SearchToolsQuery {
-  const first = new SearchToolsQuery(parseSearchText(single(params, 'q')), parseFilters(params), parseLimit(single(params, 'limit')));
+  const q = parseSearchText(single(params, 'q'));
+  const first = new SearchToolsQuery(q, parseFilters(params), parseLimit(single(params, 'limit')), parseListingSort(params, { search: true, q }));
   const cursor = single(params, 'cursor')?.trim() || null;
   if (cursor === null) return first;
-  return new SearchToolsQuery(first.q, first.filters, first.limit, offsetOf(cursor, first.request), cursor);
+  return new SearchToolsQuery(first.q, first.filters, first.limit, first.sort, offsetOf(cursor, first.request), cursor);
 }
 
 /**

@@ -35,7 +35,7 @@ export class SearchToolsHandler implements IQueryHandler<SearchToolsQuery, Store
       async () => {
         const index = await this.readModels.searchIndex();
         const started = performance.now();
-        const answer = index.search(query.q, query.filters, { limit: query.limit, offset: query.offset });
+        const answer = index.search(query.q, query.filters, { limit: query.limit, offset: query.offset }, query.sort);
         found = answer.total;
         const body = storedBody(this.body(query, answer));
         this.metrics.search((performance.now() - started) / 1000);
@@ -57,6 +57,7 @@ export class SearchToolsHandler implements IQueryHandler<SearchToolsQuery, Store
       category: query.filters.category,
       limit: query.limit,
       filters: found.filters,
+      sort: found.sort,
       terms: [...new Set(found.interpretation.flatMap((i) => i.matchedAs))],
       interpretation: found.interpretation,
       nextCursor,

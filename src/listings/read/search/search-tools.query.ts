@@ -1,7 +1,7 @@
 import { Query } from '@nestjs/cqrs';
 import { API_PREFIX } from '../../views/listing-views';
 import type { StoredBody } from '../../../http/stored-body';
-import type { ListingFilters } from '../../../contract/listing-filters';
+import type { ListingFilters, ListingSort } from '../../../contract/listing-filters';
 import { filterParams } from '../listing-filters';
 
 /** GET /api/v1/tools/search: ranked listings for `q` (browse by popularity without it), narrowed by filters. */
@@ -11,6 +11,8 @@ export class SearchToolsQuery extends Query<StoredBody> {
     readonly q: string | null,
     readonly filters: ListingFilters,
     readonly limit: number,
+    /** The order asked for (null: relevance, or the order the words of q ask for). */
+    readonly sort: ListingSort | null = null,
     /** Where the page starts in the ranking (from a cursor). */
     readonly offset = 0,
     /** The cursor as sent (it names the page in the canonical URL). */
@@ -24,7 +26,7 @@ export class SearchToolsQuery extends Query<StoredBody> {
 
   /** The request without its page: what a cursor is bound to. */
   get request(): string {
-    const params = new URLSearchParams([...(this.q ? [['q', this.q] as [string, string]] : []), ...filterParams(this.filters), ['limit', String(this.limit)]]);
+    const params = new URLSearchParams([...(this.q ? [['q', this.q] as [string, string]] : []), ...filterParams(this.filters), ...(this.sort ? [['sort', this.sort] as [string, string]] : []), ['limit', String(this.limit)]]);
     return `${API_PREFIX}/tools/search?${params}`;
   }
 
