@@ -15,6 +15,9 @@ import { ComposeProject, docker, Fatal, freePortRange, getJson, inspect, PhaseCl
 const MINUTE = 60_000;
 const LISTINGS = readdirSync(join(ROOT, 'fixtures/listings')).filter((f) => /\.(ya?ml|json)$/.test(f)).length;
 const ERROR_ENTRIES = readdirSync(join(ROOT, 'fixtures/errors')).filter((f) => /\.(ya?ml|json)$/.test(f)).length;
+const MODELS = readdirSync(join(ROOT, 'fixtures/models')).filter((f) => /\.(ya?ml|json)$/.test(f)).length;
+// Every fixture file is one stream, seeded once as its version 1.
+const STREAMS = LISTINGS + ERROR_ENTRIES + MODELS;
 const EVENTS = '{dir:es}:events';
 const LEASE = '{dir:rm}:lease';
 const PROBER_LEASE = '{dir:lv}:lease';
@@ -351,9 +354,9 @@ describe('the compose stack', () => {
       await project.compose(['up', '-d', '--scale', 'api=2'], 10 * MINUTE);
       await waitHealthy('api', 2, 3 * MINUTE);
       clock.mark('down -v, up with two replicas, both healthy');
-      expect(Number(await project.redisCli('XLEN', EVENTS))).toBe(LISTINGS + ERROR_ENTRIES);
+      expect(Number(await project.redisCli('XLEN', EVENTS))).toBe(STREAMS);
       const versions = (await project.redisCli('HVALS', '{dir:es}:versions')).split('\n');
-      expect(versions).toHaveLength(LISTINGS + ERROR_ENTRIES);
+      expect(versions).toHaveLength(STREAMS);
       expect(new Set(versions)).toEqual(new Set(['1']));
       for (const r of await apiReplicas(2)) {
         expect((await getJson(`${r.url}/api/v1/tools/categories`)).body.totalListings).toBe(LISTINGS);
