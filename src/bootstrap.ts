@@ -7,6 +7,8 @@ import { AppModule } from './app.module';
 import { AppConfig } from './config/app-config';
 import { clientErrorHandler, connectHandler, expectationFailedHandler, frameworkErrorHandler, refuseBodiesAndWrites, RejectionListener } from './http/framework-errors';
 import { countingHook, firstRequestHook } from './http/request-hooks';
+import { knownParametersByRoute, unknownParameterHook } from './openapi/known-parameters';
+import { OPENAPI_DOCUMENT } from './openapi/openapi.document';
 import { alwaysHeaders } from './http/response-headers';
 import { Connections } from './operations/connections';
 import { Draining } from './operations/draining';
@@ -62,6 +64,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   const fastify = app.getHttpAdapter().getInstance();
   fastify.addHook('onRequest', refuseBodiesAndWrites);
   if (config.rateLimitPerMinute > 0) fastify.addHook('onRequest', app.get(RequestBudget).hook());
+  fastify.addHook('onRequest', unknownParameterHook(knownParametersByRoute(OPENAPI_DOCUMENT.paths)));
   fastify.addHook('onResponse', countingHook(metrics));
   return app;
 }

@@ -117,6 +117,36 @@ describe('requests on one connection', () => {
     });
   });
 
+  it.each([
+    ['/api/v1/tools/search?query=text%20to%20speech', 'query', 'q'],
+    ['/api/v1/tools?free_tier=true', 'free_tier', 'freeTier'],
+    ['/api/v1/tools/search?q=tts&catgory=ai', 'catgory', 'category'],
+    ['/api/v1/models?minContex=100000', 'minContex', 'minContext'],
+    ['/api/v1/tools/openai?as_of=2026-11-01', 'as_of', 'asOf'],
+    ['/api/v1/tools?page=2', 'page', 'cursor'],
+  ])('refuses an unknown query parameter with a 400 naming it and the closest known name: %s', async (path, parameter, didYouMean) => {
+    const response = await fetch(service.baseUrl + path);
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toContain('application/problem+json');
+    expect(response.headers.get('cache-control')).toBe('no-store');
+    const body = await response.json();
+    expect(body).toMatchObject({ status: 400, parameter, didYouMean });
+    expect(body.detail).toContain(`did you mean '${didYouMean}'?`);
+  });
+
+  it('names the parameters a route takes when an unknown one is nothing like them, and refuses any on a route that takes none', async () => {
+    const far = await (await fetch(`${service.baseUrl}/api/v1/tools/search?zzzzzzzzzzzz=1`)).json();
+    expect(far).toMatchObject({ status: 400, parameter: 'zzzzzzzzzzzz' });
+    expect(far.didYouMean).toBeUndefined();
+    expect(far.detail).toContain("'q', 'category'");
+    const none = await fetch(`${service.baseUrl}/api/v1/tools/categories?lang=zh`);
+    expect(none.status).toBe(400);
+    expect((await none.json()).detail).toContain('it takes no query parameters');
+    // Known parameters, pages and discovery files are not touched by the rule.
+    expect((await fetch(`${service.baseUrl}/api/v1/tools/search?q=tts&limit=2`)).status).toBe(200);
+    expect((await fetch(`${service.baseUrl}/llms.txt?utm_source=x`)).status).toBe(200);
+  });
+
   it("names what is wrong with a request that is not HTTP in its own words, never the parser's", async () => {
     const cases: Array<[string, string, RegExp]> = [
       ['GET / HTTP/1.1\r\nHo st: x\r\n\r\n', 'Invalid header token', /header/],

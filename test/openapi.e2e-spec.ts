@@ -90,15 +90,15 @@ const REQUESTS: Record<string, Record<number, string>> = {
   '/agents.txt': { 200: '/agents.txt' },
   '/.well-known/ai-plugin.json': { 200: '/.well-known/ai-plugin.json' },
   '/robots.txt': { 200: '/robots.txt' },
-  '/api/v1/openapi.json': { 200: '/api/v1/openapi.json' },
+  '/api/v1/openapi.json': { 200: '/api/v1/openapi.json', 400: '/api/v1/openapi.json?v=3' },
   '/api/v1/tools/search': { 200: `/api/v1/tools/search?q=${encodeURIComponent('向量数据库')}&freeTier=true`, 400: '/api/v1/tools/search?limit=abc' },
   '/api/v1/tools': { 200: '/api/v1/tools?limit=5&sdk=python', 400: '/api/v1/tools?minContext=lots' },
-  '/api/v1/tasks': { 200: '/api/v1/tasks' },
+  '/api/v1/tasks': { 200: '/api/v1/tasks', 400: '/api/v1/tasks?lang=zh' },
   '/api/v1/models': { 200: '/api/v1/models?input=image&minContext=200k&sort=price&priceUnit=1m-input-tokens', 400: '/api/v1/models?sort=price' },
   '/api/v1/models/compare': { 200: '/api/v1/models/compare?ids=gpt-oss-120b,gpt-oss-20b,nope', 400: '/api/v1/models/compare?ids=gpt-oss-120b', 404: '/api/v1/models/compare?ids=nope,nada' },
   '/api/v1/models/{id}': { 200: '/api/v1/models/gpt-oss-120b?priceUnit=1m-input-tokens', 400: '/api/v1/models/gpt-oss-120b?priceUnit=furlongs', 404: '/api/v1/models/no-such-model' },
   '/api/v1/tools/compare': { 200: '/api/v1/tools/compare?ids=openai,stripe,nope', 400: '/api/v1/tools/compare?ids=openai', 404: '/api/v1/tools/compare?ids=nope,nada' },
-  '/api/v1/tools/categories': { 200: '/api/v1/tools/categories' },
+  '/api/v1/tools/categories': { 200: '/api/v1/tools/categories', 400: '/api/v1/tools/categories?query=ai' },
   '/api/v1/tools/{slug}': { 200: '/api/v1/tools/openai', 400: '/api/v1/tools/openai?asOf=yesterday', 404: '/api/v1/tools/no-such-tool', 410: '/api/v1/tools/mapbox', 414: `/api/v1/tools/${'a'.repeat(201)}` },
   '/api/v1/tools/{slug}/history': { 200: '/api/v1/tools/mapbox/history', 400: '/api/v1/tools/openai/history?before=x', 404: '/api/v1/tools/no-such-tool/history' },
   '/api/v1/errors': { 200: '/api/v1/errors?provider=openai', 400: '/api/v1/errors?status=x' },
@@ -107,11 +107,11 @@ const REQUESTS: Record<string, Record<number, string>> = {
   '/api/v1/changes.atom': { 200: '/api/v1/changes.atom', 400: '/api/v1/changes.atom?limit=abc' },
   '/rss.xml': { 200: '/rss.xml?limit=5', 400: '/rss.xml?since=nope' },
   '/api/v1/export': { 200: '/api/v1/export', 400: '/api/v1/export?asOf=soon' },
-  '/api/v1/export.schema.json': { 200: '/api/v1/export.schema.json' },
-  '/api/data': { 200: '/api/data' },
-  '/api/data.json': { 200: '/api/data.json' },
+  '/api/v1/export.schema.json': { 200: '/api/v1/export.schema.json', 400: '/api/v1/export.schema.json?x=1' },
+  '/api/data': { 200: '/api/data', 400: '/api/data?format=csv' },
+  '/api/data.json': { 200: '/api/data.json', 400: '/api/data.json?page=2' },
   '/structured-data.json': { 200: '/structured-data.json' },
-  '/api/ai.txt': { 301: '/api/ai.txt' },
+  '/api/ai.txt': { 301: '/api/ai.txt', 400: '/api/ai.txt?x=1' },
 };
 /** Statuses asked of every path the same way, by the describe blocks below. */
 const ASKED_OF_EVERY_PATH = new Set([304, 429, 503]);
@@ -132,7 +132,7 @@ describe('the OpenAPI document', () => {
 
   it('documents the statuses any request may get, and 429 on every operation', () => {
     expect(Object.keys(document.components.responses).sort()).toEqual(
-      ['BadRequest', 'ExpectationFailed', 'HeadersTooLarge', 'MethodNotAllowed', 'RequestTimeout', 'ServiceUnavailable', 'TooManyRequests', 'UriTooLong'].sort(),
+      ['BadRequest', 'ExpectationFailed', 'HeadersTooLarge', 'MethodNotAllowed', 'RequestTimeout', 'ServiceUnavailable', 'TooManyRequests', 'UnknownParameter', 'UriTooLong'].sort(),
     );
     for (const operation of Object.values(document.paths) as Array<{ get: { responses: Record<string, unknown> } }>) {
       expect(operation.get.responses[429]).toEqual({ $ref: '#/components/responses/TooManyRequests' });

@@ -53,6 +53,9 @@ const notModified = { description: 'Not modified: the If-None-Match tag still ma
 const unavailable = problem('The directory store is unreachable; retry shortly.');
 const goneProblem = (description: string) => ({ description, content: { 'application/problem+json': { schema: { allOf: [ref('Problem')], description: 'Also: slug, gone (withdrawn or retired), since, reason, replacedBy, _links.' } } } });
 
+const UNKNOWN_PARAMETER =
+  'A query parameter this operation does not take: `parameter` names it, `didYouMean` the closest one it takes (query → q, free_tier → freeTier), `detail` lists them.';
+
 /** The model catalog's filters, as query parameters (from its table of filters). */
 const modelFilterParameters = MODEL_FILTER_NAMES.map((name) => {
   const { kind, description, example } = MODEL_FILTERS[name];
@@ -596,8 +599,19 @@ export const OPENAPI_DOCUMENT = {
         headers: { 'Retry-After': { description: 'Seconds to wait before the next request.', schema: int }, ...rateLimitHeaders },
       },
       HeadersTooLarge: problem('The request line and headers together are larger than 16 KiB.'),
+      UnknownParameter: problem(UNKNOWN_PARAMETER),
       ServiceUnavailable: unavailable,
     },
     schemas: componentSchemas(),
   },
 };
+
+// Every JSON operation refuses a query parameter it does not take (src/openapi/known-parameters.ts): its 400
+// says so beside its own reasons, or is that refusal alone.
+for (const [path, item] of Object.entries(OPENAPI_DOCUMENT.paths as Record<string, { get: { responses: Record<string, unknown> } }>)) {
+  if (!path.startsWith('/api/')) continue;
+  const responses = item.get.responses;
+  const own = responses[400] as { description: string } | undefined;
+  if (own) own.description += ` Also: ${UNKNOWN_PARAMETER}`;
+  else responses[400] = responseRef('UnknownParameter');
+}
