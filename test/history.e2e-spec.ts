@@ -90,10 +90,14 @@ describe('a listing as it was (asOf)', () => {
   });
 
   it('refuses a moment it cannot read, naming asOf', async () => {
-    for (const bad of ['yesterday', '2026-02-30', '2026-11-26T10:00:00', '2026-11-26 10:00:00Z']) {
+    for (const bad of ['yesterday', '2026-02-30', '2026-11-26T10:00:00', '2026-11-26 10:00:00Z', '1969-12-31', '0000-01-01T00:00:00Z']) {
       const { status, body } = await get(`/api/v1/tools/openai?asOf=${encodeURIComponent(bad)}`);
       expect({ bad, status, parameter: body.parameter }).toEqual({ bad, status: 400, parameter: 'asOf' });
     }
+    // Before 1970 the store has no position to ask for: the export refuses it too (it was a 500 with a
+    // Redis error logged on every call).
+    const { status, body } = await get('/api/v1/export?asOf=1969-12-31');
+    expect({ status, parameter: body.parameter, detail: body.detail }).toEqual({ status: 400, parameter: 'asOf', detail: expect.stringContaining('1970-01-01 or later') });
   });
 });
 

@@ -130,6 +130,17 @@ describe('the OpenAPI document', () => {
     expect((await getJson(`${service.baseUrl}/openapi.json`)).body).toEqual(document);
   });
 
+  it("gives each parameter an example of its schema's type, within its enum", () => {
+    const typeOf = (value: unknown) => (typeof value === 'number' ? (Number.isInteger(value) ? ['number', 'integer'] : ['number']) : [typeof value]);
+    for (const [path, item] of Object.entries(document.paths) as Array<[string, { get: { parameters?: Array<{ name: string; example?: unknown; schema: { type?: string; enum?: unknown[] } }> } }]>) {
+      for (const { name, example, schema } of item.get.parameters ?? []) {
+        if (example === undefined) continue;
+        if (schema.type) expect({ path, name, type: typeOf(example).includes(schema.type) }).toEqual({ path, name, type: true });
+        if (schema.enum) expect({ path, name, inEnum: schema.enum.includes(example) }).toEqual({ path, name, inEnum: true });
+      }
+    }
+  });
+
   it('documents the statuses any request may get, and 429 on every operation', () => {
     expect(Object.keys(document.components.responses).sort()).toEqual(
       ['BadRequest', 'ExpectationFailed', 'HeadersTooLarge', 'MethodNotAllowed', 'RequestTimeout', 'ServiceUnavailable', 'TooManyRequests', 'UnknownParameter', 'UriTooLong'].sort(),

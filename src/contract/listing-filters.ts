@@ -13,7 +13,7 @@ export interface FilterDefinition {
   description: string;
   /** What a valid value is, as error messages say it (`'freeTier' must be true or false, got 'x'`). */
   expected: string;
-  example: string | boolean;
+  example: string | boolean | number;
 }
 
 export const LISTING_FILTERS = {
@@ -87,7 +87,7 @@ export const LISTING_FILTERS = {
     kind: 'amount',
     description: "Only listings with a published rate per `priceUnit` (their own or one of their models') of at most this many US dollars.",
     expected: 'an amount in US dollars, e.g. 0.5',
-    example: '1',
+    example: 1,
   },
   priceUnit: {
     kind: 'unit',

@@ -48,5 +48,8 @@ export function parseMoment(raw: string | undefined, name: string): string | nul
   if (Number.isNaN(time) || new Date(time).toISOString().slice(0, 10) !== moment.slice(0, 10)) {
     throw badRequest(`'${name}' must be a day (YYYY-MM-DD) or a moment in UTC (YYYY-MM-DDThh:mm:ssZ), got '${given}'`, { parameter: name });
   }
+  // The store's positions are milliseconds since 1970: nothing it holds is older, and an earlier moment
+  // cannot be asked of it (Redis refuses a negative stream position).
+  if (time < 0) throw badRequest(`'${name}' must be 1970-01-01 or later, got '${given}'`, { parameter: name });
   return new Date(time).toISOString();
 }
