@@ -42,6 +42,11 @@ const CASES: Case[] = [
   { what: 'a key in pricing text', base: 'anthropic', change: (d) => (d.pricing += ` (demo key sk-ant-api03-Zy0123456789abcdefghijklmnop)`), field: 'pricing', reason: /secret key/ },
   { what: 'a secret in an error entry fix', base: 'errors/openai-401-invalid-authentication.yaml', change: (d) => (d.fix += ` e.g. ${OPENAI_KEY}`), field: 'fix', reason: /secret key/ },
   // URLs off the provider's domains, not https, or with credentials.
+  // Domains that are no registrable name: IP literals in any form, local names.
+  { what: 'an IPv4 literal as a domain', base: 'adyen', change: (d) => d.domains.push('169.254.169.254'), field: 'domains', reason: /registrable domain name/ },
+  { what: 'a loopback address as a domain', base: 'airwallex', change: (d) => d.domains.push('127.0.0.1'), field: 'domains', reason: /registrable domain name/ },
+  { what: 'a bracketed IPv6 literal as a domain', base: 'alpha-vantage', change: (d) => d.domains.push('[::1]'), field: 'domains', reason: /registrable domain name/ },
+  { what: 'a name under a local suffix as a domain', base: 'apify', change: (d) => d.domains.push('metadata.internal'), field: 'domains', reason: /registrable domain name/ },
   { what: 'a website off the domains', base: 'mistral', change: (d) => (d.website = 'https://mistral.ai.example.net'), field: 'website', reason: /not on the provider's domains/ },
   { what: 'a docs URL off the domains', base: 'cohere', change: (d) => (d.docsUrl = 'https://docs-cohere.example.com/'), field: 'docsUrl', reason: /not on the provider's domains/ },
   { what: 'an endpoint off the domains', base: 'groq', change: (d) => (d.endpoints[0] = 'https://api.groq.com.evil.io/openai/v1/chat/completions'), field: 'endpoints.0', reason: /not on the provider's domains/ },
@@ -217,6 +222,24 @@ describe('files ingest refuses on their own', () => {
     expect(allowed.code).toBe(0);
     expect(allowed.stdout).toContain('revised listing openai (docsUrl, domains)');
     expect(await streamLength()).toBe(before + 1);
+  });
+
+  it("a new listing that claims another listing's domain, unless the editor says it is the same provider's", async () => {
+    const dir = mkdtempSync(join(work, 'claim-'));
+    const file = join(dir, 'stripe-mirror.yaml');
+    const doc = parse(readFileSync('fixtures/listings/stripe.yaml', 'utf8'));
+    doc.slug = 'stripe-mirror';
+    doc.name = 'Payments Mirror';
+    doc.nameCn = '支付镜像';
+    doc.aliases = [];
+    doc.domains = ['stripe.com', 'payments-mirror.net'];
+    writeFileSync(file, stringify(doc));
+    const before = await streamLength();
+    const refused = await runCli(namespace, ['ingest', file]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`${file}: domains: claims domains other listings hold: 'stripe.com' (stripe.com: stripe)`);
+    expect(refused.stderr).toContain('run ingest with --allow-new-domains');
+    expect(await streamLength()).toBe(before);
   });
 
   it('a revision that changes a fact under the date of its last check, until the check is dated again', async () => {

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { ClassConstructor, plainToInstance, Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, getMetadataStorage, IsArray, IsObject, IsString, Length, registerDecorator, ValidateNested, ValidationError, ValidationOptions, validateSync } from 'class-validator';
+import { DOMAIN_NAME_MESSAGE, isDomainName } from './vocabulary';
 
 /** One thing wrong with an input document: the field (dotted path) and why. */
 export interface FieldProblem {
@@ -174,6 +175,7 @@ export const IsNotReservedSlug = rule(
   (v) => !RESERVED_SLUGS.includes(String(v)),
   `is reserved for a route (${RESERVED_SLUGS.join(', ')})`,
 );
+export const IsDomainName = rule('isDomainName', (v) => typeof v === 'string' && isDomainName(v), DOMAIN_NAME_MESSAGE);
 export const IsHttpsUrl = rule('isHttpsUrl', isHttpsUrl, 'must be an absolute https:// URL without a user name or password');
 export const IsIsoDate = rule('isIsoDate', isIsoDate, 'must be a date as YYYY-MM-DD');
 export const HasHan = rule('hasHan', hasHan, 'must contain Chinese (Han) characters');

@@ -147,3 +147,18 @@ export function regionNames(code: string): [string, string] {
   const upper = code.toUpperCase();
   return [REGION_NAMES.of(upper) ?? upper, REGION_NAMES_ZH.of(upper) ?? upper];
 }
+
+/**
+ * A provider's domain as a listing or a model entry declares it: a registrable name in lowercase
+ * (`openai.com`, `api.aws`), never an IP address in any form (`127.0.0.1`, `2130706433`, `[::1]`) and never
+ * a name without a dot (`localhost`). Each label is 1-63 letters, digits or hyphens, not starting or ending
+ * with a hyphen; the last is letters (or an IDNA `xn--` label), so no numeric form can pass. Names under
+ * special-use suffixes that resolve to this machine or its network are refused too.
+ */
+export const DOMAIN_NAME = /^(?:(?!-)[a-z0-9-]{1,63}(?<!-)\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/;
+export const LOCAL_SUFFIXES = ['localhost', 'local', 'internal', 'arpa', 'home', 'lan', 'intranet', 'corp'] as const;
+/** Whether `name` is a domain a listing may declare (DOMAIN_NAME, not under a local suffix). */
+export function isDomainName(name: string): boolean {
+  return DOMAIN_NAME.test(name) && !(LOCAL_SUFFIXES as readonly string[]).includes(name.slice(name.lastIndexOf('.') + 1));
+}
+export const DOMAIN_NAME_MESSAGE = 'each item must be a registrable domain name in lowercase, e.g. openai.com (no IP address, no local name)';

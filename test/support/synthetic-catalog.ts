@@ -59,7 +59,7 @@ export function generateCatalog(count: number, seed = 42, templates = loadFixtur
       description: template.description.replace(new RegExp(template.name.split(' ')[0], 'gi'), title).slice(0, 300),
       website: `https://${host}`,
       docsUrl: `https://docs.${host}`,
-      domains: ['example.com'],
+      domains: [host],
       // One host for all endpoints: paths that differed only by host collapse, so keep each once.
       endpoints: [...new Set(template.endpoints.map((url) => url.replace(/^https:\/\/[^/]+/, `https://api.${host}`)))],
       popularity: Math.floor(next() * 90),

@@ -6,7 +6,7 @@ import { ErrorEntryDocument, errorEntryId, parseErrorEntry } from '../../error-r
 import { ListingDocument, parseListing } from '../../listings/write/listing.document';
 import { ModelEntryDocument, parseModelEntry } from '../../models/write/model-entry.document';
 import type { Categories } from '../../categories/categories';
-import { catalogRules, domainRule, errorEntryRules, listingRules, modelEntryRules, pastShutdownRule, recheckRule } from './content-rules';
+import { catalogRules, claimedDomainRule, domainHolders, domainRule, errorEntryRules, listingRules, modelEntryRules, pastShutdownRule, recheckRule } from './content-rules';
 import { firstInvalidUtf8, lineAt, MAX_FILE_BYTES, MAX_NESTING_DEPTH, nestingProblem, repeatedKey } from './file-checks';
 import { textProblems } from './text-rules';
 
@@ -315,9 +315,11 @@ export async function assembleContent(
     if (directory !== NO_DIRECTORY) for (const problem of pastShutdownRule(listing)) content.problems.push({ file, ...problem });
   }
   if (!directory.allowNewDomains) {
+    const holders = domainHolders(others);
     for (const { file, listing } of changed) {
-      const widened = domainRule(listing, held.get(listing.slug) ?? null);
-      if (widened) content.problems.push({ file, ...widened });
+      const previous = held.get(listing.slug) ?? null;
+      const problem = previous ? domainRule(listing, previous) : claimedDomainRule(listing, holders);
+      if (problem) content.problems.push({ file, ...problem });
     }
   }
   return content;

@@ -63,6 +63,34 @@ export function catalogRules(listings: LoadedListing[], others: ListingDocument[
   return [...checkNearDuplicateNames(listings, others), ...checkAliases(listings, others), ...checkSyntax(listings)];
 }
 
+/** The listings holding each domain, built once per ingest from the directory's other listings. */
+export type DomainHolders = ReadonlyMap<string, readonly string[]>;
+export function domainHolders(listings: Iterable<ListingDocument>): DomainHolders {
+  const holders = new Map<string, string[]>();
+  for (const { slug, domains } of listings) for (const domain of domains) holders.set(domain, [...(holders.get(domain) ?? []), slug]);
+  return holders;
+}
+
+/**
+ * A new listing may not claim a domain another listing holds (or a name under one, or one above it): its
+ * URLs would pass every domain rule as that provider's, and pages would link readers there under its name.
+ * Listings of one provider do share domains (Google's, AWS's): the editor says so with
+ * `ingest --allow-new-domains`, as for a revision that widens its domains.
+ */
+export function claimedDomainRule(listing: ListingDocument, holders: DomainHolders): FieldProblem | null {
+  const claimed: string[] = [];
+  for (const domain of listing.domains) {
+    for (const [held, slugs] of holders) {
+      if (domain === held || domain.endsWith(`.${held}`) || held.endsWith(`.${domain}`)) claimed.push(`'${domain}' (${held}: ${slugs.join(', ')})`);
+    }
+  }
+  if (claimed.length === 0) return null;
+  return {
+    field: 'domains',
+    reason: `claims domains other listings hold: ${claimed.join('; ')}; a new listing may only link to its own provider's domains: run ingest with --allow-new-domains if it is the same provider's`,
+  };
+}
+
 /**
  * A revision may not add domains without the editor saying so: the domains decide which URLs a listing may
  * publish, so widening them is a change to check on purpose (`ingest --allow-new-domains`).

@@ -17,6 +17,7 @@ import {
 import {
   HasHan,
   IsFact,
+  IsDomainName,
   IsHttpsUrl,
   IsIsoDate,
   IsNotReservedSlug,
@@ -66,7 +67,7 @@ export class ListingDocumentDto {
   @IsHttpsUrl() docsUrl: string;
   /** The provider's own domains; URLs of the listing must live on them (a content rule, src/catalog/content/content-rules.ts). */
   @apply(...list(1, 10))
-  @Matches(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/, { each: true, message: 'each item must be a lowercase domain name' })
+  @IsDomainName({ each: true })
   domains: string[];
   @apply(...text(3, 400)) @IsFact() pricing: string;
   @apply(...list(1, 10), ...textItems(300)) @ArrayUnique({ message: 'lists an item twice' }) auth: string[];

@@ -3,7 +3,7 @@ import { type Plain } from '../../listings/write/listing.document';
 import { aliasKey } from '../../contract/vocabulary';
 import { SourceDto } from '../../listings/write/listing-facts';
 import { MODEL_ENTRY_ID } from '../../contract/vocabulary';
-import { apply, canonical, FieldProblem, IsIsoDate, IsHttpsUrl, IsSlug, list, Nested, text, textItems, validatePlain } from '../../contract/validation';
+import { apply, canonical, FieldProblem, IsDomainName, IsIsoDate, IsHttpsUrl, IsSlug, list, Nested, text, textItems, validatePlain } from '../../contract/validation';
 
 /** The weights of an open model: the licence they come under and where they are published. */
 export class OpenWeightsDto {
@@ -29,7 +29,7 @@ export class ModelEntryDocumentDto {
   /** The maker's listing in the directory, where it has one. */
   @IsOptional() @IsSlug({ message: 'must be the slug of a listing' }) creatorListing?: string | null;
   /** The maker's own domains; the sources of this entry must live on them (or be a pinned repository file). */
-  @apply(...list(1, 10)) @Matches(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/, { each: true, message: 'each item must be a lowercase domain name' })
+  @apply(...list(1, 10)) @IsDomainName({ each: true })
   domains: string[];
   /** Other names people use for it. */
   @IsOptional() @apply(...list(0, 20), ...textItems(60)) @ArrayUnique((alias: unknown) => (typeof alias === 'string' ? aliasKey(alias) : alias), { message: 'lists an alias twice (ignoring case, spaces and punctuation)' })
