@@ -113,6 +113,15 @@ describe('a store that is gone or replaced under a running process', () => {
     expect(notReady.body.detail).toMatch(/npm run ingest -- fixtures|RESEED_EMPTY_STORE/);
     expect(await gauge(service.url, 'directory_store_changed{how="emptied"}')).toBe(1);
     await service.logged(/the store this process was serving is empty/);
+    // Never an empty directory served as the truth: every content read is a 503 to retry, not cached.
+    for (const path of ['/api/v1/tools/search?q=tts', '/api/v1/tools/categories', '/api/v1/tools/openai', '/llms.txt', '/', '/zh/apis/openai']) {
+      const answer = await fetch(service.url + path);
+      const body = await answer.text();
+      expect({ path, status: answer.status, retryAfter: answer.headers.get('retry-after'), cache: answer.headers.get('cache-control') }).toEqual({ path, status: 503, retryAfter: '30', cache: 'no-store' });
+      expect(JSON.parse(body).detail).toMatch(/the store this process was serving is empty/);
+    }
+    expect((await fetch(`${service.url}/healthz`)).status).toBe(200);
+    expect((await fetch(`${service.url}/metrics`)).status).toBe(200);
 
     // The operator seeds it: the process serves the new store once it has caught up.
     expect((await runCli(namespace, ['ingest', 'fixtures'], { REDIS_URL: url })).code).toBe(0);
@@ -158,12 +167,15 @@ describe('a store that is gone or replaced under a running process', () => {
         const seen = await readyzUntil(service.baseUrl, (answer) => answer.status === 503);
         expect(seen[seen.length - 1].body.detail).toMatch(/Redis now holds another directory .* restart this process/);
         expect(await gauge(service.baseUrl, 'directory_store_changed{how="replaced"}')).toBe(1);
+        const read = await fetch(`${service.baseUrl}/api/v1/tools/search?q=tts`);
+        expect({ status: read.status, retryAfter: read.headers.get('retry-after') }).toEqual({ status: 503, retryAfter: '30' });
       } finally {
         await redis.set(key, mine!);
         await redis.quit();
       }
       // Its own store back (a failover to a replica of it, say): ready again.
       await readyzUntil(service.baseUrl, (answer) => answer.status === 200);
+      expect((await fetch(`${service.baseUrl}/api/v1/tools/search?q=tts`)).status).toBe(200);
       expect(await gauge(service.baseUrl, 'directory_store_changed{how="replaced"}')).toBe(0);
     }, 60_000);
   });

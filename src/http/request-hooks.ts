@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { bodyLeftUnread } from './framework-errors';
+import { ApiProblem, sendProblem } from './problem';
 import { preflightHeaders } from './response-headers';
 
 /**
@@ -35,5 +36,25 @@ export function countingHook(metrics: { request(method: string, route: string, s
   return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
     metrics.request(request.method, request.routeOptions.url ?? '(unmatched)', reply.statusCode, reply.elapsedTime / 1000);
     done();
+  };
+}
+
+/** Seconds a client is asked to wait while the store is emptied or replaced (an operator's seed or restart). */
+export const STORE_GATE_RETRY_AFTER_S = 30;
+/** What the operator's endpoints answer whatever the store: they say what is wrong, they are not content. */
+const UNGATED = new Set(['/healthz', '/readyz', '/metrics']);
+
+/**
+ * While Redis no longer holds the store this process was serving (emptied, or another directory), every
+ * content read answers 503 with Retry-After and `no-store`: the read models it would answer from are gone
+ * or another's, and an empty directory marked cacheable (`total: 0`, a `llms.txt` with no listing) would be
+ * copied by caches and agents as the truth. `/readyz` gives the cause and what to do.
+ */
+export function storeGateHook(problemOf: () => string | null) {
+  return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+    const problem = problemOf();
+    if (problem === null || UNGATED.has(request.routeOptions.url ?? '')) return done();
+    const retryAfter = String(STORE_GATE_RETRY_AFTER_S);
+    void sendProblem(reply, request.url, new ApiProblem(503, 'store-unavailable', 'Service unavailable', `the directory cannot be served now: ${problem}`, { retryAfter: STORE_GATE_RETRY_AFTER_S }, { 'retry-after': retryAfter }));
   };
 }

@@ -76,6 +76,11 @@ export class ReadModelWatcher implements OnApplicationShutdown {
     return { ...this.known, caughtUp: this.caughtUp, store: this.store.status };
   }
 
+  /** Whether Redis still holds the store this process serves: read on every request (no copy made). */
+  storeStatus(): StoreStatus {
+    return this.store.status;
+  }
+
   /** Calls `listener` whenever the store this process serves is found emptied (RESEED_EMPTY_STORE). */
   onStoreEmptied(listener: () => void): void {
     this.emptiedListeners.push(listener);

@@ -10,6 +10,7 @@ import type { SearchIndex } from '../search/search-index';
 import type { ModelIndex } from '../search/model-index';
 import { ReadCache } from './read-cache';
 import { ProjectionStatus, ReadModelWatcher } from './read-model-watcher';
+import type { StoreStatus } from './store-watch';
 
 /** What this process knows of the read models (see status()). */
 export interface ReadModelsStatus extends ProjectionStatus {
@@ -160,6 +161,11 @@ export class ReadModels implements OnApplicationBootstrap {
   /** What this process knows of the read models, without asking Redis (the watcher looks every second). */
   status(): ReadModelsStatus {
     return { ...this.watcher.status(), searchReady: this.follower.isLoaded };
+  }
+
+  /** Whether Redis still holds the store this process serves (the request gate reads it on every request). */
+  storeStatus(): StoreStatus {
+    return this.watcher.storeStatus();
   }
 
   /** Calls `listener` whenever the store this process serves is found emptied (RESEED_EMPTY_STORE). */
