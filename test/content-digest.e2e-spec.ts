@@ -46,9 +46,9 @@ afterAll(async () => {
 });
 
 /** An import, and how many aggregates it read in full. */
-async function ingestCounting(paths: string[], actor = 'test', republish = false): Promise<{ report: ImportReport; reads: number }> {
+async function ingestCounting(paths: string[], actor = 'test', options: { republish?: boolean; force?: boolean } = {}): Promise<{ report: ImportReport; reads: number }> {
   const before = reads;
-  const report = await service.ingest(paths, actor, { republish });
+  const report = await service.ingest(paths, actor, options);
   expect(report.problems).toEqual([]);
   return { report, reads: reads - before };
 }
@@ -112,11 +112,14 @@ it('revises a changed file among unchanged ones and records the new digest', asy
   cpSync('fixtures/listings', dir, { recursive: true });
   writeListing(dir, 'cohere', { ...fixtureDoc('cohere'), popularity: 61 });
   const { report, reads: aggregatesRead } = await ingestCounting([dir]);
-  expect(aggregatesRead).toBe(1);
+  // Only the changed one's events are read: once to see whether the file sets a field back (a stale
+  // copy), once by its command.
+  expect(aggregatesRead).toBe(2);
   expect(report.results.filter((r) => r.outcome !== 'unchanged').map((r) => `${r.aggregateId}:${r.outcome}`)).toEqual(['cohere:revised']);
   expect((await digests())[`${LISTING_AGGREGATE}:cohere`]).toBe(await expectedRecord('cohere'));
-  // The original file is a change now, not a match of a digest left behind.
-  const back = await ingestCounting(['fixtures/listings/cohere.yaml']);
+  // The original file is a change now, not a match of a digest left behind (one that sets popularity
+  // back to its value before the last change: sent on purpose).
+  const back = await ingestCounting(['fixtures/listings/cohere.yaml'], 'test', { force: true });
   expect(outcomes(back.report)).toEqual(['cohere:revised']);
   expect((await currentDocument('cohere'))!.popularity).toBe(fixtureDoc('cohere').popularity);
 });
@@ -129,7 +132,7 @@ it('an append that names no digest drops the recorded one, so the next import co
   expect((await digests())[`${LISTING_AGGREGATE}:groq`]).toBeUndefined();
   const { report, reads: aggregatesRead } = await ingestCounting(['fixtures/listings/groq.yaml']);
   expect(outcomes(report)).toEqual(['groq:revised']);
-  expect(aggregatesRead).toBe(1);
+  expect(aggregatesRead).toBe(2);
   expect(await currentDocument('groq')).toEqual(parseListing(fixtureDoc('groq')).listing);
 });
 
@@ -143,7 +146,7 @@ it('a digest left behind at an older version (a writer that does not keep digest
   await redis.client.hset(redis.keys.contentDigests, stream, left); // as a writer that knows nothing of digests leaves it
   const { report, reads: aggregatesRead } = await ingestCounting(['fixtures/listings/deepseek.yaml']);
   expect(outcomes(report)).toEqual(['deepseek:revised']);
-  expect(aggregatesRead).toBe(1);
+  expect(aggregatesRead).toBe(2);
   expect(await currentDocument('deepseek')).toEqual(parseListing(fixtureDoc('deepseek')).listing);
 });
 
@@ -155,7 +158,7 @@ it('withdrawing drops the digest; publishing the file again is a publication', a
   expect((await ingestCounting(['fixtures/listings/replicate.yaml'])).report.refused).toEqual([
     { file: 'fixtures/listings/replicate.yaml', field: '(file)', reason: 'listing replicate was withdrawn: run ingest --republish to publish it again, or remove the file' },
   ]);
-  const { report } = await ingestCounting(['fixtures/listings/replicate.yaml'], 'test', true);
+  const { report } = await ingestCounting(['fixtures/listings/replicate.yaml'], 'test', { republish: true });
   expect(outcomes(report)).toEqual(['replicate:published']);
   expect((await digests())[`${LISTING_AGGREGATE}:replicate`]).toBe(`3:${documentDigest(parseListing(fixtureDoc('replicate')).listing!)}`);
 });

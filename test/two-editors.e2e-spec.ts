@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse, stringify } from 'yaml';
@@ -11,7 +11,9 @@ import { FIXTURES } from './support/fixtures';
  * No editor silently undoes another: two editors work from their own exports of the directory, as they
  * would, with the CLI. A file based on an older version than the current one is refused, naming what
  * changed since, with nothing written and exit code 5, unless the editor overwrites on purpose (--force,
- * recorded on the event). A file for a withdrawn listing does not bring it back unless --republish.
+ * recorded on the event). A plain file (no version) that sets a field back to its value before its latest
+ * change is refused the same way. Content equal to what is published is unchanged, whatever version it says.
+ * A file for a withdrawn listing does not bring it back unless --republish.
  */
 const namespace = uniqueNamespace('editors');
 const redis = new Redis(REDIS_URL);
@@ -90,6 +92,56 @@ describe('two editors, each with an export of the directory', () => {
   it('files without a version (the single-editor flow of fixtures/) still ingest as before', async () => {
     const run = await cli('ingest', 'fixtures/listings/github.yaml');
     expect(run.code).toBe(0);
+  });
+
+  it('the same folder imported again (a retry after a timeout) is nothing changed, whatever version its files say', async () => {
+    const c = join(work, 'c');
+    expect((await cli('export', c)).code).toBe(0);
+    edit(join(c, 'listings', 'cohere.yaml'), (d) => (d.description = `${d.description} Rerank is served too.`));
+    const first = await cli('ingest', join(c, 'listings', 'cohere.yaml'));
+    expect(first.stdout).toContain('revised listing cohere (description)');
+    const before = await redis.xlen(stream);
+    // The file still says the version it was based on, now older than the listing's: its content is the listing's.
+    const again = await cli('ingest', join(c, 'listings', 'cohere.yaml'));
+    expect({ code: again.code, stderr: again.stderr }).toEqual({ code: 0, stderr: '' });
+    expect(again.stdout).toContain('1 unchanged');
+    expect(await redis.xlen(stream)).toBe(before);
+  });
+});
+
+describe('a plain file (no version) that is an old copy', () => {
+  // The usual single-editor flow: edit fixtures/ and ingest it. A copy of a file made before someone
+  // else's change would set their field back: refused, naming it, unless the editor means it.
+  const old = () => join(work, 'old', 'mistral.yaml');
+  beforeAll(async () => {
+    mkdirSync(join(work, 'old'));
+    mkdirSync(join(work, 'theirs'));
+    writeFileSync(old(), readFileSync('fixtures/listings/mistral.yaml', 'utf8'));
+    const theirs = join(work, 'theirs', 'mistral.yaml');
+    writeFileSync(theirs, readFileSync('fixtures/listings/mistral.yaml', 'utf8'));
+    edit(theirs, (d) => (d.usageTips = [...d.usageTips, 'Pin a dated model id in production.']));
+    const run = await cli('ingest', '--actor', 'editor-b', theirs);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toContain('revised listing mistral (usageTips)');
+  });
+
+  it('is refused with the field it would set back, the version that changed it and who did; --dry-run says the same; nothing is written', async () => {
+    edit(old(), (d) => (d.description = `${d.description} Also in Europe.`));
+    const before = await redis.xlen(stream);
+    for (const args of [['ingest', old()], ['ingest', '--dry-run', old()]]) {
+      const run = await cli(...args);
+      expect(run.code).toBe(5);
+      expect(run.stderr).toMatch(/old\/mistral\.yaml: usageTips: sets usageTips of listing mistral back to its value before version 2 \(changed by editor-b at \S+\): the file looks like a copy older than that change/);
+      expect(run.stderr).toContain('ingest --force');
+    }
+    expect(await redis.xlen(stream)).toBe(before);
+  });
+
+  it('--force sets it back on purpose, and the event records the version the file predates', async () => {
+    const run = await cli('ingest', '--force', old());
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('revised listing mistral (description, usageTips)');
+    expect((await lastEvent()).data.forced).toEqual({ basedOn: 1, overwrote: 2 });
   });
 });
 

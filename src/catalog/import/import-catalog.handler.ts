@@ -13,7 +13,7 @@ import { listingAggregate } from '../../listings/write/listing.aggregate';
 import { PublishModelEntryCommand } from '../../models/write/commands/publish-model-entry/publish-model-entry.command';
 import { modelEntryAggregate } from '../../models/write/model-entry.aggregate';
 import type { ListingDocument } from '../../listings/write/listing.document';
-import type { DocumentAggregate, DocumentEventTypes, RevisedData } from '../../event-store/document-aggregate';
+import { canonicalJson, diffFields, type DocumentAggregate, type DocumentEventTypes, type RevisedData } from '../../event-store/document-aggregate';
 import type { StoredEvent } from '../../event-store/event-envelope';
 import { ProjectionWait } from '../../projections/projection-wait';
 import { describeRedisError, redisFailureOf } from '../../redis/redis-errors';
@@ -72,8 +72,11 @@ export class ImportCatalogHandler implements ICommandHandler<ImportCatalogComman
     phases.readMs = read - started;
     if (content.problems.length > 0) return { problems: content.problems, results: [], projection: 'not-needed', phases };
     let refused: ContentProblem[];
+    // Files whose content the check found equal to the document's (by its history): reported unchanged
+    // without a command, which would read the same history again.
+    const equal = new Set<object>();
     try {
-      refused = await this.againstTheStore(content, baseline, options);
+      refused = await this.againstTheStore(content, baseline, options, equal);
     } catch (error) {
       throw stopped([], reasonOf(error));
     }
@@ -82,6 +85,7 @@ export class ImportCatalogHandler implements ICommandHandler<ImportCatalogComman
     const items: Array<{ kind: ImportItemResult['kind']; file: string; id: string; type: string; digest: string; send: () => Promise<CommandResult> }> = [];
     // A file based on an older version is sent only with --force (againstTheStore refused it otherwise):
     // it overwrites the versions since on purpose, and its event says so.
+    const unchanged = (type: string, id: string) => () => Promise.resolve({ aggregateId: id, outcome: 'unchanged' as const, version: versions.get(type)?.get(id) ?? 0 });
     const base = (type: string, id: string, basedOn?: number) => {
       const current = versions.get(type)?.get(id) ?? 0;
       return {
@@ -92,17 +96,23 @@ export class ImportCatalogHandler implements ICommandHandler<ImportCatalogComman
         ...(basedOn !== undefined && basedOn < current ? { forcedFrom: basedOn } : {}),
       };
     };
-    for (const { file, listing, digest, basedOn } of content.listings) {
-      const options = { ...base(listingAggregate.aggregateType, listing.slug, basedOn), contentDigest: digest };
-      items.push({ kind: 'listing', file, id: listing.slug, type: listingAggregate.aggregateType, digest, send: () => this.commands.execute(new PublishListingCommand(listing, options)) });
+    for (const loaded of content.listings) {
+      const { file, listing, digest, basedOn } = loaded;
+      const type = listingAggregate.aggregateType;
+      const options = { ...base(type, listing.slug, basedOn), contentDigest: digest };
+      items.push({ kind: 'listing', file, id: listing.slug, type, digest, send: equal.has(loaded) ? unchanged(type, listing.slug) : () => this.commands.execute(new PublishListingCommand(listing, options)) });
     }
-    for (const { file, entry, digest, basedOn } of content.modelEntries) {
-      const options = { ...base(modelEntryAggregate.aggregateType, entry.id, basedOn), contentDigest: digest };
-      items.push({ kind: 'model', file, id: entry.id, type: modelEntryAggregate.aggregateType, digest, send: () => this.commands.execute(new PublishModelEntryCommand(entry, options)) });
+    for (const loaded of content.modelEntries) {
+      const { file, entry, digest, basedOn } = loaded;
+      const type = modelEntryAggregate.aggregateType;
+      const options = { ...base(type, entry.id, basedOn), contentDigest: digest };
+      items.push({ kind: 'model', file, id: entry.id, type, digest, send: equal.has(loaded) ? unchanged(type, entry.id) : () => this.commands.execute(new PublishModelEntryCommand(entry, options)) });
     }
-    for (const { file, id, entry, digest, basedOn } of content.errorEntries) {
-      const options = { ...base(errorEntryAggregate.aggregateType, id, basedOn), contentDigest: digest };
-      items.push({ kind: 'error-entry', file, id, type: errorEntryAggregate.aggregateType, digest, send: () => this.commands.execute(new PublishErrorEntryCommand(entry, options)) });
+    for (const loaded of content.errorEntries) {
+      const { file, id, entry, digest, basedOn } = loaded;
+      const type = errorEntryAggregate.aggregateType;
+      const options = { ...base(type, id, basedOn), contentDigest: digest };
+      items.push({ kind: 'error-entry', file, id, type, digest, send: equal.has(loaded) ? unchanged(type, id) : () => this.commands.execute(new PublishErrorEntryCommand(entry, options)) });
     }
     // A command that fails (Redis gone, a crash) stops the import: no more are sent, and the report says
     // what was written before it stopped.
@@ -157,26 +167,65 @@ export class ImportCatalogHandler implements ICommandHandler<ImportCatalogComman
    * based on a version the document never reached is wrong; and a file for a withdrawn document would bring
    * it back unseen (refused unless --republish).
    */
-  private async againstTheStore(content: LoadedContent, baseline: Baseline, options: ImportCatalogCommand['options']): Promise<ContentProblem[]> {
+  private async againstTheStore(content: LoadedContent, baseline: Baseline, options: ImportCatalogCommand['options'], equal: Set<object>): Promise<ContentProblem[]> {
     const { versions } = baseline;
     const refused: ContentProblem[] = [];
     const documents = [
-      ...content.listings.map(({ file, listing, digest, basedOn }) => ({ file, aggregate: listingAggregate as DocumentAggregate<object>, id: listing.slug, digest, basedOn, kind: 'listing' as const })),
-      ...content.errorEntries.map(({ file, id, digest, basedOn }) => ({ file, aggregate: errorEntryAggregate as DocumentAggregate<object>, id, digest, basedOn, kind: 'error-entry' as const })),
-      ...content.modelEntries.map(({ file, entry, digest, basedOn }) => ({ file, aggregate: modelEntryAggregate as DocumentAggregate<object>, id: entry.id, digest, basedOn, kind: 'model' as const })),
-    ];
+      ...content.listings.map((loaded) => ({ loaded, file: loaded.file, document: loaded.listing as object, aggregate: listingAggregate as DocumentAggregate<object>, id: loaded.listing.slug, kind: 'listing' as const })),
+      ...content.errorEntries.map((loaded) => ({ loaded, file: loaded.file, document: loaded.entry as object, aggregate: errorEntryAggregate as DocumentAggregate<object>, id: loaded.id, kind: 'error-entry' as const })),
+      ...content.modelEntries.map((loaded) => ({ loaded, file: loaded.file, document: loaded.entry as object, aggregate: modelEntryAggregate as DocumentAggregate<object>, id: loaded.entry.id, kind: 'model' as const })),
+    ].map((doc) => ({ ...doc, digest: doc.loaded.digest, basedOn: doc.loaded.basedOn }));
     const holdings = this.holdings(baseline, false);
+    const currentOf = (doc: (typeof documents)[number]) => versions.get(doc.aggregate.aggregateType)?.get(doc.id) ?? 0;
+    // Documents held and differing from what is held: their history decides whether the file is stale.
+    const histories = new Map<(typeof documents)[number], StoredEvent[]>();
+    const toRead = documents.filter((doc) => currentOf(doc) > 0 && holdings.differs(doc.kind, doc.id, doc.digest) && (doc.basedOn !== undefined ? doc.basedOn < currentOf(doc) : true));
+    const read = await runPool(toRead.map((doc) => () => this.store.readAggregate(doc.aggregate.aggregateType, doc.id)), IMPORT_CONCURRENCY);
+    read.forEach((done, i) => {
+      if (done === undefined || 'error' in done) throw done === undefined ? new Error('stopped') : done.error;
+      histories.set(toRead[i], done.value);
+    });
     for (const doc of documents) {
-      const current = versions.get(doc.aggregate.aggregateType)?.get(doc.id) ?? 0;
+      const current = currentOf(doc);
       if (doc.basedOn !== undefined && doc.basedOn > current) {
         refused.push({ file: doc.file, field: BASED_ON_FIELD, reason: `says version ${doc.basedOn}, but the directory holds version ${current} of ${doc.kind} ${doc.id}` });
-      } else if (doc.basedOn !== undefined && doc.basedOn < current && !options.force) {
-        const events = await this.store.readAggregate(doc.aggregate.aggregateType, doc.id);
+        continue;
+      }
+      // Content equal to what is published changes nothing, whatever version the file says it was based on
+      // (a retry of an import that timed out, a folder exported and imported again): the digest recorded
+      // for the current version says so, or the history read.
+      if (current > 0 && !holdings.differs(doc.kind, doc.id, doc.digest)) continue;
+      const events = histories.get(doc);
+      const held = events ? doc.aggregate.fold(events).document : null;
+      if (held && diffFields(held, doc.document).length === 0) {
+        equal.add(doc.loaded);
+        continue;
+      }
+      if (doc.basedOn !== undefined && doc.basedOn < current && !options.force) {
         refused.push({
           file: doc.file,
           field: BASED_ON_FIELD,
-          reason: `based on version ${doc.basedOn}, but ${doc.kind} ${doc.id} is at version ${current}: changed since in ${changesSince(events, doc.basedOn, doc.aggregate.types)}. Bring those changes into your file (ingest export writes the current version) and ingest again, or run ingest --force to overwrite them`,
+          reason: `based on version ${doc.basedOn}, but ${doc.kind} ${doc.id} is at version ${current}: changed since in ${changesSince(events ?? [], doc.basedOn, doc.aggregate.types)}. Bring those changes into your file (ingest export writes the current version) and ingest again, or run ingest --force to overwrite them`,
         });
+      } else if (doc.basedOn === undefined && held && events) {
+        // A file that says no version and sets a field back to the value it had before its latest change
+        // is most likely an old copy: sent as is, it would silently undo another editor's change.
+        const reverted = revertedFields(events, held, doc.document, doc.aggregate.types);
+        if (reverted.length === 0) continue;
+        if (options.force) {
+          // Overwritten on purpose: the event records the version the file's content predates.
+          doc.loaded.basedOn = Math.min(...reverted.map((r) => r.version)) - 1;
+          continue;
+        }
+        for (const r of reverted) {
+          refused.push({
+            file: doc.file,
+            field: r.field,
+            reason:
+              `sets ${r.field} of ${doc.kind} ${doc.id} back to its value before version ${r.version} (changed by ${r.actor} at ${r.occurredAt}): the file looks like a copy older than that change. ` +
+              `Bring the change into your file (ingest export writes the current version, with the version it is based on) and ingest again, or run ingest --force to set it back on purpose`,
+          });
+        }
       }
     }
     // A withdrawn document has versions but no document; only those whose content differs can be one (a
@@ -233,6 +282,37 @@ const AGGREGATE_OF: Record<DocumentKind, DocumentAggregate<object>> = {
 };
 
 type Baseline = Awaited<ReturnType<EventStore['versionsAndDigests']>>;
+
+/** A field a file sets back to its value before the field's latest change: that change's version and author. */
+export interface RevertedField {
+  field: string;
+  version: number;
+  actor: string;
+  occurredAt: string;
+}
+
+/**
+ * The fields `document` would set back to the value they had before their latest change in `events` (the
+ * document's history, `held` where it leads). A field last set by a publication has no earlier value to go
+ * back to; a revision recorded without its `before` values cannot tell, and is not counted.
+ */
+export function revertedFields(events: StoredEvent[], held: object, document: object, types: DocumentEventTypes): RevertedField[] {
+  const reverted: RevertedField[] = [];
+  for (const field of diffFields(held, document)) {
+    for (let i = events.length - 1; i >= 0; i--) {
+      const event = events[i];
+      if (event.type !== types.revised) break;
+      const data = event.data as RevisedData<object>;
+      if (!data.changedFields.includes(field)) continue;
+      const after = (document as Record<string, unknown>)[field] ?? null;
+      if (data.before && field in data.before && canonicalJson(data.before[field] ?? null) === canonicalJson(after)) {
+        reverted.push({ field, version: event.version, actor: event.actor, occurredAt: event.occurredAt });
+      }
+      break;
+    }
+  }
+  return reverted;
+}
 
 /** What changed a document between two of its versions, for the editor whose file was based on the older. */
 function changesSince(events: StoredEvent[], basedOn: number, types: DocumentEventTypes): string {
