@@ -1,15 +1,20 @@
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { ClientRequest, IncomingMessage, request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parse } from 'yaml';
 import { PublishListingCommand } from '../src/listings/write/commands/publish-listing/publish-listing.command';
 import { WithdrawListingCommand } from '../src/listings/write/commands/withdraw-listing/withdraw-listing.command';
 import { parseListing, type ListingDocument } from '../src/listings/write/listing.document';
 import { EventStore } from '../src/event-store/event-store.service';
 import { CatalogExport } from '../src/export/catalog-export';
+import { ExportGate } from '../src/export/export-gate';
 import { ReadModels } from '../src/projections/read-models.service';
 import { getJson, RunningService, startService } from './support/harness';
 import { FIXTURES } from './support/fixtures';
+import { generateCatalog, writeCatalog } from './support/synthetic-catalog';
 
 /**
  * The whole catalog in one request, as a mirror uses it: an export is valid against its own JSON Schema,
@@ -144,4 +149,57 @@ it('leads /api/ai.txt to llms-full.txt, and describes the directory at /structur
   expect(list.itemListElement.map((item: { name: string; description: string }) => [item.name, item.description])).toEqual(
     categories.map((c: { name: string; count: number }) => [c.name, `${c.count} APIs`]),
   );
+});
+
+describe('exports at once', () => {
+  // Two at once in the process, one per client: held open by clients that do not read (a catalog large
+  // enough that its answer cannot all sit in the socket's buffers), from three loopback addresses.
+  let bounded: RunningService;
+  let folder: string;
+  const open = (localAddress: string) =>
+    new Promise<{ status: number; retryAfter: string | undefined; response: IncomingMessage; request: ClientRequest }>((resolve, reject) => {
+      const request = httpRequest(`${bounded.baseUrl}/api/v1/export`, { localAddress, agent: false }, (response) => {
+        response.pause();
+        resolve({ status: response.statusCode!, retryAfter: response.headers['retry-after'] as string | undefined, response, request });
+      });
+      request.on('error', reject).end();
+    });
+  const drained = (response: IncomingMessage) => new Promise<void>((resolve) => response.on('end', resolve).resume());
+
+  beforeAll(async () => {
+    bounded = await startService('export-gate', { EXPORTS_IN_FLIGHT: '2', EXPORTS_PER_CLIENT: '1' });
+    folder = mkdtempSync(join(tmpdir(), 'export-gate-'));
+    writeCatalog(generateCatalog(800), folder);
+    expect((await bounded.ingest([folder])).problems).toEqual([]);
+  });
+  afterAll(async () => {
+    await bounded?.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  it('are bounded per client (429) and per process (503), each with Retry-After, and a slot is free again once its answer ends', async () => {
+    const gate = bounded.app.get(ExportGate);
+    const first = await open('127.0.0.2');
+    expect(first.status).toBe(200);
+    const again = await open('127.0.0.2');
+    expect({ status: again.status, retryAfter: again.retryAfter }).toEqual({ status: 429, retryAfter: '5' });
+    await drained(again.response);
+    const second = await open('127.0.0.3');
+    expect(second.status).toBe(200);
+    const third = await open('127.0.0.4');
+    expect({ status: third.status, retryAfter: third.retryAfter }).toEqual({ status: 503, retryAfter: '5' });
+    await drained(third.response);
+    expect(gate.inFlight).toBe(2);
+    // The first client goes away mid-answer; the second reads its answer to the end: both slots come back.
+    const closed = new Promise<void>((resolve) => first.response.on('close', resolve));
+    first.request.destroy();
+    await closed;
+    await drained(second.response);
+    const retried = await open('127.0.0.4');
+    expect(retried.status).toBe(200);
+    await drained(retried.response);
+    // The server gives a slot back when its answer closes, which may be a moment after the client saw the end.
+    while (gate.inFlight > 0) await new Promise((resolve) => setImmediate(resolve));
+    expect(gate.inFlight).toBe(0);
+  });
 });

@@ -142,6 +142,10 @@ const SETTINGS = {
   readPollMs: ['READ_POLL_MS', integer(1000, 50, 3_600_000)],
   /** Requests one client may make a minute (0: no limit); counted in Redis, so shared by every API process. */
   rateLimitPerMinute: ['RATE_LIMIT_PER_MINUTE', integer(600, 0, 1_000_000_000)],
+  /** Whole-catalog exports (GET /api/v1/export, /api/data) a process streams at once; past it, 503 with Retry-After. */
+  exportsInFlight: ['EXPORTS_IN_FLIGHT', integer(4, 1, 1_000)],
+  /** Of those, how many one client (its address, or its IPv6 /64) may have at once; past it, 429 with Retry-After. */
+  exportsPerClient: ['EXPORTS_PER_CLIENT', integer(1, 1, 1_000)],
   /** Searches one client may make a minute that the read cache cannot answer (0: no limit). */
   searchRateLimitPerMinute: ['SEARCH_RATE_LIMIT_PER_MINUTE', integer(60, 0, 1_000_000_000)],
   /** Which proxies' X-Forwarded-For to believe for the client's address (Fastify's trustProxy): off, on, a hop count or addresses. */

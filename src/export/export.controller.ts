@@ -11,6 +11,7 @@ import { CACHE_CONTROL, matchesEtag, sendJson } from '../http/send-json';
 import { ReadModels } from '../projections/read-models.service';
 import { storedBody } from '../http/stored-body';
 import { CatalogExport, CatalogSnapshot } from './catalog-export';
+import { ExportGate } from './export-gate';
 
 /** The export's JSON Schema (draft 2020-12), from the published zod schema: made once. */
 const EXPORT_JSON_SCHEMA = storedBody(JSON.stringify({ $id: '/api/v1/export.schema.json', ...z.toJSONSchema(exportSchema) }));
@@ -25,6 +26,7 @@ export class ExportController {
   constructor(
     private readonly exporter: CatalogExport,
     private readonly readModels: ReadModels,
+    private readonly gate: ExportGate,
   ) {}
 
   @Get('api/v1/export')
@@ -62,6 +64,8 @@ export class ExportController {
     const etag = `W/"${kind}-${snapshot.position}${snapshot.asOf ? `-${Date.parse(snapshot.asOf)}` : ''}${encoding ? `-${encoding}` : ''}"`;
     reply.header('etag', etag).header('cache-control', CACHE_CONTROL).header('vary', 'Accept-Encoding');
     if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send();
+    // A client that has it costs nothing; one that streams takes a slot until its answer ends.
+    this.gate.enter(request, reply);
     reply.header('content-type', 'application/json; charset=utf-8');
     // A few pieces (listings) wait at most: the next share is read only when the client has taken the last ones.
     const body = Readable.from(pieces(), { highWaterMark: 16 });

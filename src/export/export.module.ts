@@ -3,11 +3,12 @@ import { EventStoreModule } from '../event-store/event-store.module';
 import { ReadModelsModule } from '../projections/read-models.module';
 import { CatalogExport } from './catalog-export';
 import { ExportController } from './export.controller';
+import { ExportGate } from './export-gate';
 
 /** GET /api/v1/export (the whole catalog, consistent with a change-feed cursor), its JSON Schema, and /api/data. */
 @Module({
   imports: [ReadModelsModule, EventStoreModule],
   controllers: [ExportController],
-  providers: [CatalogExport],
+  providers: [CatalogExport, ExportGate],
 })
 export class ExportModule {}

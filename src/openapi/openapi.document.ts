@@ -51,6 +51,10 @@ const responseRef = (name: string) => ({ $ref: `#/components/responses/${name}` 
 const everyOperation = { 429: responseRef('TooManyRequests') };
 const notModified = { description: 'Not modified: the If-None-Match tag still matches.' };
 const unavailable = problem('The directory store is unreachable; retry shortly.');
+const exportBusy = {
+  ...problem('The directory store is unreachable, or this process streams as many exports as it takes at once (EXPORTS_IN_FLIGHT); retry after Retry-After.'),
+  headers: { 'Retry-After': { description: 'Seconds to wait (when the exports are the reason).', schema: int } },
+};
 const goneProblem = (description: string) => ({ description, content: { 'application/problem+json': { schema: { allOf: [ref('Problem')], description: 'Also: slug, gone (withdrawn or retired), since, reason, replacedBy, _links.' } } } });
 
 const UNKNOWN_PARAMETER =
@@ -522,13 +526,13 @@ export const OPENAPI_DOCUMENT = {
         tags: ['changes'],
         summary: 'The whole catalog in one request, consistent with a change-feed cursor',
         description:
-          'Every live listing\'s detail, the categories and the error reference, as of one position of the event log, with the change-feed `cursor` of that position: export once, then follow GET /api/v1/changes?since=<cursor>. Streamed (the service holds a share of the listings at a time), compressed as the client accepts, under a weak ETag naming the position (304 when it still matches). With `asOf`, the catalog as it was at that moment. Its JSON Schema: /api/v1/export.schema.json.',
+          'Every live listing\'s detail, the categories and the error reference, as of one position of the event log, with the change-feed `cursor` of that position: export once, then follow GET /api/v1/changes?since=<cursor>. Streamed (the service holds a share of the listings at a time), compressed as the client accepts, under a weak ETag naming the position (304 when it still matches). With `asOf`, the catalog as it was at that moment. Its JSON Schema: /api/v1/export.schema.json. A client streams one export at a time and a process a few (429 or 503 with Retry-After past them).',
         parameters: [{ name: 'asOf', in: 'query', required: false, description: 'A day (YYYY-MM-DD: as at the end of that day, UTC) or a moment (YYYY-MM-DDThh:mm:ssZ).', schema: { type: 'string' }, example: '2026-11-24' }],
         responses: {
           200: ok('The catalog.', ref('Export')),
           304: notModified,
-          400: problem('`asOf` is not a day or a UTC moment.'),
-          503: unavailable,
+          400: problem('`asOf` is not a day or a UTC moment, or before 1970.'),
+          503: exportBusy,
           ...everyOperation,
         },
       },
