@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { Agent, request } from 'node:http';
 import { dropNamespace, REDIS_URL, RunningService, startService, uniqueNamespace } from './support/harness';
 import { parseResponses, rawExchange } from './support/raw-http';
+import { MAX_BASES } from '../src/http/base-url';
 import { errorLines, startServiceProcess } from './support/service-process';
 
 /**
@@ -145,6 +146,44 @@ describe('requests on one connection', () => {
     // Known parameters, pages and discovery files are not touched by the rule.
     expect((await fetch(`${service.baseUrl}/api/v1/tools/search?q=tts&limit=2`)).status).toBe(200);
     expect((await fetch(`${service.baseUrl}/llms.txt?utm_source=x`)).status).toBe(200);
+  });
+
+  describe('links in the documents everyone is served', () => {
+    const get = async (path: string, host: string) => parseResponses((await rawExchange(port, `GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`)).text)[0];
+
+    it.each(['/llms.txt', '/sitemap.xml', '/agents.txt'])('%s never carries a Host a client made up: links go to the service on its own port', async (path) => {
+      const answer = await get(path, 'evil.example');
+      expect(answer.status).toBe(200);
+      expect(answer.body).not.toContain('evil.example');
+      expect(answer.body).toContain(`http://localhost:${port}/`);
+    });
+
+    it('a loopback Host, any port (a port mapping), gets links to itself; past a few such bases, the fallback', async () => {
+      expect((await get('/llms.txt', 'localhost:8080')).body).toContain('http://localhost:8080/');
+      expect((await get('/llms.txt', '[::1]:9')).body).toContain('http://[::1]:9/');
+      const bases = new Set<string>();
+      for (let p = 20000; p < 20000 + MAX_BASES + 4; p++) {
+        const body = (await get('/llms.txt', `127.0.0.1:${p}`)).body;
+        bases.add(/http:\/\/[^/\s)]+/.exec(body)![0]);
+      }
+      // However many a client makes up, the process renders at most MAX_BASES (and the fallback).
+      expect(bases.size).toBeLessThanOrEqual(MAX_BASES);
+      expect(bases).toContain(`http://localhost:${port}`);
+    });
+
+    it('PUBLIC_HOSTS names the other hosts the service answers for', async () => {
+      const named = await startService('http-correct-hosts', { PUBLIC_HOSTS: 'dir.example.org, mirror.example.net:8443' });
+      try {
+        const other = portOf(named.baseUrl);
+        const ask = async (host: string) => parseResponses((await rawExchange(other, `GET /llms.txt HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`)).text)[0].body;
+        expect(await ask('dir.example.org')).toContain('http://dir.example.org/');
+        expect(await ask('dir.example.org:81')).toContain('http://dir.example.org:81/');
+        expect(await ask('mirror.example.net:8443')).toContain('http://mirror.example.net:8443/');
+        expect(await ask('mirror.example.net:9999')).toContain(`http://localhost:${other}/`);
+      } finally {
+        await named.close();
+      }
+    });
   });
 
   it("names what is wrong with a request that is not HTTP in its own words, never the parser's", async () => {

@@ -100,6 +100,8 @@ describe('settings', () => {
   it('refuse a proxy that is no address, and a header timeout longer than the request timeout', () => {
     expect(() => new AppConfig({ TRUST_PROXY: 'the-proxy' })).toThrow(/TRUST_PROXY: must be on, off, a number of hops, or comma-separated proxy addresses or CIDR ranges, got 'the-proxy'/);
     expect(() => new AppConfig({ TRUST_PROXY: '10.0.0.0/33' })).toThrow(/TRUST_PROXY/);
+    expect(() => new AppConfig({ PUBLIC_HOSTS: 'dir.example.org, http://x/' })).toThrow(/PUBLIC_HOSTS: must be comma-separated host names, each optionally with :port/);
+    expect(new AppConfig({ PUBLIC_HOSTS: 'Dir.Example.org, m.example.net:8443' }).publicHosts).toEqual(['dir.example.org', 'm.example.net:8443']);
     expect(() => new AppConfig({ HEADERS_TIMEOUT_MS: '5000', REQUEST_TIMEOUT_MS: '2000' })).toThrow(/HEADERS_TIMEOUT_MS: must not be more than REQUEST_TIMEOUT_MS \(2000\), got '5000'/);
   });
 });

@@ -1,5 +1,6 @@
 import { accessSync, constants } from 'node:fs';
 import { isIP } from 'node:net';
+import { isValidHost } from '../http/host-header';
 import { availableParallelism } from 'node:os';
 import { basename, resolve } from 'node:path';
 import { z } from 'zod';
@@ -130,6 +131,16 @@ const SETTINGS = {
   /** Where a Redis started by `npm start` keeps its append-only file. */
   dataDir: ['DATA_DIR', z.string().default('data').transform((raw) => resolve(raw))],
   publicBaseUrl: ['PUBLIC_BASE_URL', url(['http:', 'https:']).nullable().default(null)],
+  /** Without PUBLIC_BASE_URL: Hosts (name, or name:port) whose requests get links to themselves, besides loopback. */
+  publicHosts: [
+    'PUBLIC_HOSTS',
+    z
+      .string()
+      .transform((raw) => list(raw.toLowerCase()))
+      .refine((hosts) => hosts.every((host) => isValidHost(host)), 'comma-separated host names, each optionally with :port')
+      .optional()
+      .transform((value) => value ?? []),
+  ],
   logLevel: ['LOG_LEVEL', z.string().transform((raw) => raw.toLowerCase()).pipe(z.enum(LOG_LEVELS, `one of ${LOG_LEVELS.join(', ')}`)).default('info')],
   logRequests: ['LOG_REQUESTS', flag(false)],
   /** Cache read models in process, cleared on every change notification (READ_CACHE=off to disable). */
