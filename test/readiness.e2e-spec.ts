@@ -42,6 +42,13 @@ async function readyzUntil(url: string, check: (answer: { status: number; body: 
   }
 }
 
+/** /readyz of an in-process service once it is ready (its store seeded). */
+async function service_ready(service: RunningService) {
+  expect((await service.ingest(['fixtures'])).problems).toEqual([]);
+  const seen = await readyzUntil(service.baseUrl, (answer) => answer.status === 200);
+  return seen[seen.length - 1];
+}
+
 /** The value of a gauge series in the Prometheus text. */
 async function gauge(url: string, series: string): Promise<number> {
   const text = await (await fetch(`${url}/metrics`)).text();
@@ -147,6 +154,23 @@ describe('a store that is gone or replaced under a running process', () => {
     service.child.kill('SIGTERM');
     expect(await service.exited).toBe(0);
   }, 120_000);
+
+  describe('a process whose event loop was blocked', () => {
+    it("reports the event loop's longest delay of the last seconds, which /readyz weighs against a silence from Redis", async () => {
+      const busy = await startService('ready-busy');
+      try {
+        expect((await service_ready(busy)).body.details.eventLoop.maxDelayMs).toEqual(expect.any(Number));
+        // A long synchronous task in this process (the service runs in the test's own process), longer
+        // than anything the seeding itself blocked for.
+        const until = Date.now() + 4000;
+        while (Date.now() < until);
+        const { body } = await getJson(`${busy.baseUrl}/readyz`);
+        expect(body.details.eventLoop.maxDelayMs).toBeGreaterThanOrEqual(3900);
+      } finally {
+        await busy.close();
+      }
+    });
+  });
 
   describe('another store in its place', () => {
     let service: RunningService;

@@ -3,13 +3,16 @@ import type { FastifyReply } from 'fastify';
 import { AppConfig } from '../config/app-config';
 import { ApiProblem, sendProblem } from '../http/problem';
 import { ReadModels } from '../projections/read-models.service';
+import { EventLoopLag } from './event-loop-lag';
 import { storeProblem } from '../projections/store-watch';
 
 /** Redis must have answered this process's background check within this long. */
 export const REDIS_SILENCE_MS = 5000;
+/** An event-loop delay this long in the last seconds is named as the cause of a silence from Redis. */
+export const EVENT_LOOP_LATE_MS = 2000;
 
 /** One check's outcome: up or down, with its facts (and, when down, a message saying why). */
-type Check = { status: 'up' | 'down'; message?: string } & Record<string, unknown>;
+export type Check = { status: 'up' | 'down'; message?: string } & Record<string, unknown>;
 const up = (facts: Record<string, unknown> = {}): Check => ({ status: 'up', ...facts });
 const down = (message: string, facts: Record<string, unknown> = {}): Check => ({ status: 'down', ...facts, message });
 
@@ -21,6 +24,20 @@ function report(checks: Record<string, Check>) {
   const pick = (status: Check['status']) => Object.fromEntries(Object.entries(checks).filter(([, check]) => check.status === status));
   const error = pick('down');
   return { status: Object.keys(error).length === 0 ? ('ok' as const) : ('error' as const), info: pick('up'), error, details: checks };
+}
+
+/**
+ * Redis's check: up while its last answer is recent. A silence the event loop's own delay explains (the
+ * process was blocked, so it read nothing) is named as the process's, not Redis's.
+ */
+export function redisCheck(silentMs: number | null, eventLoopDelayMs: number): Check {
+  if (silentMs === null) return down('Redis has not answered yet');
+  if (silentMs <= REDIS_SILENCE_MS) return up();
+  const seconds = Math.round(silentMs / 1000);
+  if (eventLoopDelayMs >= EVENT_LOOP_LATE_MS && silentMs - eventLoopDelayMs <= REDIS_SILENCE_MS) {
+    return down(`no answer read from Redis for ${seconds} s, while this process's event loop was blocked for ${(eventLoopDelayMs / 1000).toFixed(1)} s: the process was late, not Redis (a long synchronous task, or a starved CPU)`);
+  }
+  return down(`no answer from Redis for ${seconds} s`);
 }
 
 /**
@@ -38,6 +55,7 @@ export class HealthController {
   constructor(
     private readonly readModels: ReadModels,
     private readonly config: AppConfig,
+    private readonly loop: EventLoopLag,
   ) {}
 
   @Get('healthz')
@@ -58,13 +76,13 @@ export class HealthController {
     const status = this.readModels.status();
     const silentMs = Date.now() - status.lastContact;
     const problem = storeProblem(status.store);
+    // A process whose event loop was blocked read nothing from Redis meanwhile: the silence is its own.
+    const lagMs = Math.round(this.loop.recentMaxMs());
     return {
-      redis:
-        status.lastContact === 0
-          ? down('Redis has not answered yet')
-          : silentMs <= REDIS_SILENCE_MS
-            ? up()
-            : down(`no answer from Redis for ${Math.round(silentMs / 1000)} s`),
+      redis: redisCheck(status.lastContact === 0 ? null : silentMs, lagMs),
+      // A fact, not a condition of its own: a long pause (a large rebuild, a starved CPU) passes, and what
+      // it made late (Redis's answers, the projection) is checked above and below.
+      eventLoop: up({ maxDelayMs: lagMs }),
       store: problem === null ? up() : down(problem, { since: status.store.since }),
       readModels: status.generation === null ? down('no read models yet') : up(),
       search: status.searchReady ? up() : down('the search index is loading'),

@@ -30,6 +30,9 @@ const en = {
   modelFiltersSummary: 'Filters and order',
   modelsQuery: 'Name, id or maker',
   modelsSort: 'Order',
+  listingSorts: { relevance: 'Best match', popular: 'Most popular', price: 'Cheapest first (needs a price unit)', context: 'Largest context', checked: 'Most recently checked' } as Record<string, string>,
+  orderedBy: (order: string, unit: string | null, withoutRate: number) =>
+    `Order: ${unit ? `cheapest first, by the lowest rate in ${unit}` : order.toLowerCase()}${withoutRate > 0 ? `; ${withoutRate} without such a rate come last` : ''}.`,
   modelSorts: { relevance: 'Best match', popular: 'Most providers', price: 'Cheapest first', context: 'Largest context', released: 'Newest', name: 'Name' } as Record<string, string>,
   modelKinds: {
     language: 'language', reasoning: 'reasoning', embedding: 'embedding', rerank: 'rerank', image: 'image', video: 'video', speech: 'speech',
@@ -135,7 +138,7 @@ const en = {
   applyFilters: 'Search',
   resultsCount: (total: number, shown: number) => (total === 0 ? 'No results' : `${total} ${total === 1 ? 'result' : 'results'}${shown < total ? `, ${shown} shown` : ''}`),
   readAs: 'Read as',
-  viaNames: { exact: 'exact', prefix: 'completed', typo: 'corrected', synonym: 'synonym', bigrams: 'Chinese characters', joined: 'joined', split: 'split', filter: 'filter' } as Record<string, string>,
+  viaNames: { exact: 'exact', prefix: 'completed', typo: 'corrected', synonym: 'synonym', bigrams: 'Chinese characters', joined: 'joined', split: 'split', filter: 'filter', sort: 'order' } as Record<string, string>,
   pagination: 'Pages',
   nextPage: 'Next page',
   firstPage: 'First page',
@@ -398,6 +401,9 @@ const zh: Messages = {
   modelFiltersSummary: '筛选与排序',
   modelsQuery: '名称、ID 或厂商',
   modelsSort: '排序',
+  listingSorts: { relevance: '最相关', popular: '最热门', price: '最便宜优先（需选价格单位）', context: '上下文最大', checked: '最近核实' } as Record<string, string>,
+  orderedBy: (order: string, unit: string | null, withoutRate: number) =>
+    `排序：${unit ? `最便宜优先，按${unit}的最低价` : order}${withoutRate > 0 ? `；${withoutRate} 个没有该单位价格的排在最后` : ''}。`,
   modelSorts: { relevance: '最相关', popular: '提供方最多', price: '最便宜优先', context: '上下文最大', released: '最新发布', name: '名称' } as Record<string, string>,
   modelKinds: {
     language: '语言', reasoning: '推理', embedding: '向量嵌入', rerank: '重排序', image: '图像', video: '视频', speech: '语音合成',
@@ -503,7 +509,7 @@ const zh: Messages = {
   applyFilters: '搜索',
   resultsCount: (total: number, shown: number) => (total === 0 ? '没有结果' : `共 ${total} 个结果${shown < total ? `，显示 ${shown} 个` : ''}`),
   readAs: '理解为',
-  viaNames: { exact: '精确', prefix: '补全', typo: '纠错', synonym: '同义词', bigrams: '中文字词', joined: '合并', split: '拆分', filter: '筛选' },
+  viaNames: { exact: '精确', prefix: '补全', typo: '纠错', synonym: '同义词', bigrams: '中文字词', joined: '合并', split: '拆分', filter: '筛选', sort: '排序' },
   pagination: '分页',
   nextPage: '下一页',
   firstPage: '第一页',

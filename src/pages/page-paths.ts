@@ -53,8 +53,8 @@ export function withQuery(path: string, params: Array<[string, string | null | u
 }
 
 /** The search page for a query, filters and cursor. */
-export function searchPath(q: string | null, filters: ListingFilters, cursor: string | null = null): string {
-  return withQuery(PAGE_PATHS.search, [['q', q?.trim() ?? null], ...filterParams(filters), ['cursor', cursor]]);
+export function searchPath(q: string | null, filters: ListingFilters, cursor: string | null = null, sort: string | null = null): string {
+  return withQuery(PAGE_PATHS.search, [['q', q?.trim() ?? null], ...filterParams(filters), ['sort', sort], ['cursor', cursor]]);
 }
 
 /** The comparison page of these slugs. */

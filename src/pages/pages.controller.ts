@@ -93,13 +93,14 @@ export class PagesController {
       return this.refusedSearch(request, reply, lang, params, error);
     }
     query.client = request.ip;
-    const { q, filters, cursor } = query;
+    const { q, filters, cursor, sort } = query;
     let found = 1;
     return this.page(
       request,
       reply,
       lang,
-      searchPath(q, filters, cursor),
+      // (The page's path is its cache key: the order is part of it.)
+      searchPath(q, filters, cursor, sort),
       async (ctx) => {
         const [result, categories, tasks] = await Promise.all([this.read<SearchResponse>(query), this.read<CategoriesResponse>(new ListCategoriesQuery()), this.read<TasksResponse>(new ListTasksQuery())]);
         found = result.total;
@@ -112,8 +113,9 @@ export class PagesController {
           tasks: tasks.tasks,
           result,
           error: null,
-          firstPage: cursor ? searchPath(q, filters) : null,
-          nextPage: result.nextCursor ? searchPath(q, filters, result.nextCursor) : null,
+          firstPage: cursor ? searchPath(q, filters, null, sort) : null,
+          nextPage: result.nextCursor ? searchPath(q, filters, result.nextCursor, sort) : null,
+          sort: sort ?? '',
         });
       },
       { isEmpty: () => found === 0 },
@@ -325,7 +327,7 @@ export class PagesController {
     const error = lang === 'en' || !parameter ? problem.detail : `${MESSAGES[lang].invalidParameter(parameter)}（${problem.detail}）`;
     return this.uncached(request, reply, lang, PAGE_PATHS.search, 400, async (ctx) => {
       const [categories, tasks] = await Promise.all([this.read<CategoriesResponse>(new ListCategoriesQuery()), this.read<TasksResponse>(new ListTasksQuery())]);
-      return SearchPage({ ctx, q: first(params.q) || null, values, categories, tasks: tasks.tasks, result: null, error, firstPage: null, nextPage: null });
+      return SearchPage({ ctx, q: first(params.q) || null, values, categories, tasks: tasks.tasks, result: null, error, firstPage: null, nextPage: null, sort: first(params.sort) });
     });
   }
 

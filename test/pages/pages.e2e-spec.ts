@@ -55,6 +55,7 @@ const PAGE_TYPES: Array<[string, string]> = [
   ['search', '/search?q=text%20to%20speech&freeTier=true'],
   ['search, nothing found', '/search?q=zzzzqqqq'],
   ['search by price and lifecycle', '/search?q=chat&maxPrice=5&priceUnit=1m-input-tokens&lifecycle=active'],
+  ['search in an order', '/search?q=embedding&sort=price&priceUnit=1m-input-tokens'],
   ['category', '/categories/llm'],
   ['listing', '/apis/openai'],
   ['compare', '/compare?ids=openai,anthropic,no-such-api,cartesia'],
@@ -502,6 +503,23 @@ describe('errors as pages', () => {
     const bad = await get('/search?q=chat&maxPrice=1');
     expect(bad.status).toBe(400);
     expect(await bad.text()).toContain('priceUnit');
+  });
+
+  it('orders results as asked, as the JSON API does, saying in which order; the order is part of the page (not the unordered one served again)', async () => {
+    const shown = (html: string) => [...new Set([...html.matchAll(/<a href="(?:\/zh)?\/apis\/([a-z0-9-]+)"/g)].map((m) => m[1]))];
+    const unordered = await (await get('/search?q=chat')).text();
+    const html = await (await get('/search?q=chat&sort=price&priceUnit=1m-input-tokens')).text();
+    const json = await api<{ results: Array<{ slug: string }>; sort: { withoutRate: number } }>('/api/v1/tools/search?q=chat&sort=price&priceUnit=1m-input-tokens');
+    expect(shown(html)).toEqual(json.results.map((r) => r.slug));
+    expect(shown(html)).not.toEqual(shown(unordered));
+    expect(html).toMatch(/<option value="price" selected(="")?>Cheapest first \(needs a price unit\)<\/option>/);
+    expect(html).toContain('Order: cheapest first, by the lowest rate in Per 1M input tokens');
+    expect(unordered).not.toContain('class="muted orderedby"');
+    const zh = await (await get('/zh/search?q=chat&sort=context')).text();
+    expect(zh).toMatch(/<option value="context" selected(="")?>上下文最大<\/option>/);
+    expect(zh).toContain('排序：上下文最大');
+    // The next page keeps the order.
+    expect(html).toMatch(/href="\/search\?q=chat&amp;priceUnit=1m-input-tokens&amp;sort=price&amp;cursor=/);
   });
 
   it('answers a comparison of nothing known 404, naming each', async () => {

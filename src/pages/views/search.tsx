@@ -1,4 +1,4 @@
-import { FILTER_NAMES, FilterName, LISTING_FILTERS } from '../../contract/listing-filters';
+import { FILTER_NAMES, FilterName, LISTING_FILTERS, LISTING_SORTS } from '../../contract/listing-filters';
 import { LIVE_FILTER_VALUES } from '../../liveness/liveness.schema';
 import type { CategoriesResponse, SearchResponse, TasksResponse } from '../../contract/responses';
 import { COMPARED_RATE_UNITS, LIFECYCLE_STATUSES, MCP_FILTER_VALUES, PAYMENT_METHOD_NAMES, PAYMENT_METHODS } from '../../contract/vocabulary';
@@ -25,6 +25,26 @@ export interface SearchPageProps {
   /** Paths (without language) of the first page, when this is a later one, and of the next. */
   firstPage: string | null;
   nextPage: string | null;
+  /** The order asked for with `sort` ('' for the default: relevance with words, popularity without). */
+  sort: string;
+}
+
+/** The order of the results: one control, beside the common filters, so a phone reaches it without unfolding. */
+function SortControl({ ctx, value }: { ctx: PageContext; value: string }) {
+  const { t } = ctx;
+  return (
+    <p class="field">
+      <label for="f-sort">{t.modelsSort}</label>
+      <select id="f-sort" name="sort">
+        <option value="">{t.any}</option>
+        {LISTING_SORTS.map((sort) => (
+          <option value={sort} selected={sort === value}>
+            {t.listingSorts[sort]}
+          </option>
+        ))}
+      </select>
+    </p>
+  );
 }
 
 /** The filters of the facts as data and of lifecycle: folded away until one is set, so a phone shows the common ones first. */
@@ -110,6 +130,11 @@ export function SearchResults({ ctx, result, firstPage, nextPage, categories }: 
   return (
     <>
       <h2 class="count">{t.resultsCount(result.total, result.returned)}</h2>
+      {result.sort.by !== 'relevance' && result.sort.by !== 'popular' && (
+        <p class="muted orderedby">
+          {t.orderedBy(t.listingSorts[result.sort.by], result.sort.priceUnit ? t.rateUnits[result.sort.priceUnit] : null, result.sort.withoutRate)}
+        </p>
+      )}
       {result.interpretation.length > 0 && (
         <div class="readas">
           <h2 class="small">{t.readAs}</h2>
@@ -153,7 +178,7 @@ export function SearchResults({ ctx, result, firstPage, nextPage, categories }: 
   );
 }
 
-export function SearchPage({ ctx, q, values, categories, tasks, result, error, firstPage, nextPage }: SearchPageProps) {
+export function SearchPage({ ctx, q, values, categories, tasks, result, error, firstPage, nextPage, sort }: SearchPageProps) {
   const { t } = ctx;
   const title = `${t.searchTitle(q)} · ${t.siteName}`;
   const jsonLd = result
@@ -168,6 +193,7 @@ export function SearchPage({ ctx, q, values, categories, tasks, result, error, f
           {FILTER_NAMES.filter((name) => !MORE_FILTERS.has(name)).map((name) => (
             <FilterControl ctx={ctx} name={name} value={values[name]} categories={categories} tasks={tasks} />
           ))}
+          <SortControl ctx={ctx} value={sort} />
           <details class="more" open={[...MORE_FILTERS].some((name) => values[name] !== '')}>
             <summary>{t.moreFilters}</summary>
             <div class="fields">
