@@ -26,6 +26,10 @@ describe('the addresses the prober may connect to', () => {
     expect(policy.refusal(address)).toBe(`${address} is in a ${range} range`);
   });
 
+  it.each(['::7f00:1', '::a9fe:a9fe', '::808:808'])('refuses the IPv4-compatible form %s (::/96), whatever it carries', (address) => {
+    expect(policy.refusal(address)).toBe(`${address} is in an ipv4Compatible range`);
+  });
+
   it.each(['8.8.8.8', '104.18.2.3', '2606:4700::6810:84e5'])('allows the public address %s', (address) => {
     expect(policy.refusal(address)).toBeNull();
   });
