@@ -1,6 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { connect } from 'node:net';
+import { DirectoryMcpServer } from '../src/mcp/directory-mcp-server';
 import { RunningService, startService } from './support/harness';
 import { FIXTURES } from './support/fixtures';
 
@@ -131,5 +133,44 @@ describe('MCP answers bounded and errors in words', () => {
     expect(body).toHaveLength(100);
     expect(body.map((answer: { id: number }) => answer.id)).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
     for (const answer of body) expect(answer.result.resources).toHaveLength(100);
+  });
+});
+
+describe('a batch whose client goes away', () => {
+  let service: RunningService;
+
+  beforeAll(async () => {
+    service = await startService('mcp-abandoned', { RATE_LIMIT_PER_MINUTE: '0', SEARCH_RATE_LIMIT_PER_MINUTE: '0' });
+    expect((await service.ingest(['fixtures'])).problems).toEqual([]);
+  });
+  afterAll(() => service?.close());
+
+  it('is not answered past the moment its connection closed, and the messages left are counted', async () => {
+    // Each message of a batch is answered by a server of its own: counting them counts the messages answered.
+    const directory = service.app.get(DirectoryMcpServer);
+    const create = directory.create.bind(directory);
+    let answered = 0;
+    let firstStarted!: () => void;
+    const started = new Promise<void>((resolve) => (firstStarted = resolve));
+    directory.create = (client: string) => {
+      if (++answered === 1) firstStarted();
+      return create(client);
+    };
+    const body = JSON.stringify(calls(100, 'tools/call', (i) => ({ name: 'search_tools', arguments: { query: `abandoned ${i} speech gpu` } })));
+    const socket = connect(Number(new URL(service.baseUrl).port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(
+      `POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMcp-Protocol-Version: 2025-06-18\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
+    await started;
+    socket.destroy();
+    // The batch stops at its next message and counts the rest.
+    let abandoned = 0;
+    while (abandoned === 0) {
+      const metrics = await (await fetch(`${service.baseUrl}/metrics`)).text();
+      abandoned = Number(/^directory_mcp_batch_messages_abandoned_total (\d+)/m.exec(metrics)?.[1] ?? 0);
+    }
+    expect(answered + abandoned).toBe(100);
+    expect(abandoned).toBeGreaterThan(50);
   });
 });

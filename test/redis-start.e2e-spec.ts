@@ -164,6 +164,19 @@ describe('a Redis over TLS (rediss://, on its --tls-port)', () => {
   }, 60_000);
 });
 
+describe('rediss:// pointed at a plain Redis port', () => {
+  it('stops the start with one line saying the port speaks plain Redis, instead of waiting for a handshake for ever', async () => {
+    const plain = await redisServer('plain-for-tls', []);
+    try {
+      const { code, lines } = await failedStart({ REDIS_URL: `rediss://127.0.0.1:${plain.port}` });
+      expect(code).toBe(1);
+      expect(lines).toEqual([`cannot start: Redis at rediss://127.0.0.1:${plain.port}: speaks plain Redis there, not TLS: use redis:// for this port, or rediss:// with its TLS port`]);
+    } finally {
+      await plain.stop();
+    }
+  }, 60_000);
+});
+
 describe('a Redis that does not answer, or is still loading its data', () => {
   it('stopped (SIGSTOP): start-up waits and says so; resumed (SIGCONT), it goes on and serves', async () => {
     const redis = await redisServer('stopped', []);

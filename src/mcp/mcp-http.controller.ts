@@ -7,6 +7,7 @@ import { baseUrlOf } from '../http/base-url';
 import { MCP_PATH, PUBLIC_DIRECTORY_MCP_PATH, WELL_KNOWN_MCP_PATH } from '../http/mcp-paths';
 import { sendProblem } from '../http/problem';
 import { sendJson } from '../http/send-json';
+import { Metrics } from '../operations/metrics';
 import { RequestBudget } from '../operations/request-rate-limit';
 import { storedBody } from '../http/stored-body';
 import { mcpTurn } from './bounded-requests';
@@ -36,6 +37,7 @@ export class McpHttpController {
     private readonly directory: DirectoryMcpServer,
     private readonly config: AppConfig,
     private readonly budget: RequestBudget,
+    private readonly metrics: Metrics,
   ) {}
 
   @Post([MCP_PATH, WELL_KNOWN_MCP_PATH, PUBLIC_DIRECTORY_MCP_PATH])
@@ -45,7 +47,11 @@ export class McpHttpController {
       const refused = await this.budget.spend(request, reply, request.body.length - 1);
       if (refused) return sendProblem(reply, request.url, refused);
     }
-    const answer = await this.answer(request);
+    // A client that closes the connection gets no more of its batch answered (each message is a read).
+    let gone = false;
+    reply.raw.once('close', () => (gone = !reply.raw.writableFinished));
+    const answer = await this.answer(request, () => gone);
+    if (gone) return reply;
     reply.code(answer.status);
     answer.headers.forEach((value, name) => void reply.header(name, value));
     return reply.header('cache-control', 'no-store').send(answer.body === '' ? undefined : answer.body);
@@ -57,15 +63,20 @@ export class McpHttpController {
    * array here: handed over whole, the SDK serialises all of its answers in one go (100 pages of
    * resources, 3 MB, held the event loop for 70-100 ms), where one message's answer is small. A message
    * the SDK refuses on its own (not JSON-RPC) is its error in the array, as JSON-RPC has it; when the
-   * first is refused so, the refusal (a header the SDK wants, say) answers the whole request.
+   * first is refused so, the refusal (a header the SDK wants, say) answers the whole request. When the
+   * client has gone (`gone`), the messages left are not answered.
    */
-  private async answer(request: FastifyRequest): Promise<Answer> {
+  private async answer(request: FastifyRequest, gone: () => boolean): Promise<Answer> {
     const messages = request.body;
     if (!Array.isArray(messages) || messages.length < 2 || messages.length > MAX_BATCH) return this.answerOne(request, messages);
     const answers: string[] = [];
     let headers = new Headers();
     for (const [index, message] of messages.entries()) {
       if (index > 0) await mcpTurn();
+      if (gone()) {
+        this.metrics.mcpMessagesAbandoned(messages.length - index);
+        return { status: 499, headers, body: '' };
+      }
       const answer = await this.answerOne(request, message);
       if (index === 0 && answer.status >= 400) return answer;
       if (answer.body !== '') answers.push(answer.body);

@@ -24,6 +24,7 @@ export class Metrics {
   private readonly searches: Histogram<string>;
   private readonly limited: Counter<'budget'>;
   private readonly refusedConnections: Counter<'reason'>;
+  private readonly abandonedMcpMessages: Counter<string>;
   /**
    * Each answered series' counter and histogram, looked up once: prom-client's `labels()` checks and
    * hashes the labels and builds closures on every call, a measurable part of a cached read. Bounded as the
@@ -51,6 +52,11 @@ export class Metrics {
       name: 'directory_connections_refused_total',
       help: 'Connections closed as they arrived, by reason (per-client: the client held its share, MAX_CONNECTIONS_PER_CLIENT; process: the process held MAX_CONNECTIONS).',
       labelNames: ['reason'],
+      registers,
+    });
+    this.abandonedMcpMessages = new Counter({
+      name: 'directory_mcp_batch_messages_abandoned_total',
+      help: 'Messages of MCP batches left unanswered because their client closed the connection before the batch was answered.',
       registers,
     });
     // The read cache counts for itself (plain numbers on its hot path); they are read at each scrape.
@@ -159,6 +165,10 @@ export class Metrics {
 
   connectionRefused(reason: 'per-client' | 'process'): void {
     this.refusedConnections.labels(reason).inc();
+  }
+
+  mcpMessagesAbandoned(count: number): void {
+    this.abandonedMcpMessages.inc(count);
   }
 
   /** The prober's counts in Redis (read at a scrape; nothing when Redis does not answer). */

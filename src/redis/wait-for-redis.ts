@@ -1,4 +1,5 @@
 import { Redis } from 'ioredis';
+import { connect } from 'node:net';
 import { RedisFailure, redisFailureOf } from './redis-errors';
 import { redactUrl, type AppConfig } from '../config/app-config';
 import { connectionOptions } from './create-client';
@@ -83,6 +84,11 @@ async function lookAt(config: AppConfig): Promise<Look> {
     await Promise.race([client.connect().then(() => client.ping()), silence]);
     return { state: 'ready' };
   } catch (error) {
+    // A TLS handshake with a plain Redis port never ends (Redis waits for the end of a command line that
+    // never comes): ask the port in plain text, and say so if plain Redis answers.
+    if (error instanceof SilentError && config.redisUrl.startsWith('rediss:') && (await speaksPlainRedis(config.redisUrl))) {
+      return { state: 'fatal', detail: 'speaks plain Redis there, not TLS: use redis:// for this port, or rediss:// with its TLS port' };
+    }
     return classify(error instanceof SilentError ? error : (cause ?? error));
   } finally {
     clearTimeout(timer);
@@ -91,6 +97,22 @@ async function lookAt(config: AppConfig): Promise<Look> {
 }
 
 class SilentError extends Error {}
+
+/** Whether the host and port of `url` answer a plain-text PING as Redis does (+PONG, or an error such as -NOAUTH). */
+function speaksPlainRedis(url: string): Promise<boolean> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve) => {
+    const socket = connect({ host: hostname.replace(/^\[|\]$/g, ''), port: Number(port || 6379) });
+    const done = (plain: boolean) => {
+      socket.destroy();
+      resolve(plain);
+    };
+    socket.setTimeout(ATTEMPT_MS, () => done(false));
+    socket.once('error', () => done(false));
+    socket.once('connect', () => socket.write('PING\r\n'));
+    socket.once('data', (data) => done(/^[+-][A-Za-z]/.test(data.toString('latin1'))));
+  });
+}
 
 /** TLS verification failures: the certificate Redis shows is not one this process trusts. */
 const UNTRUSTED = new Set([
