@@ -73,23 +73,34 @@ describe('connections one client may hold', () => {
     expect(held.filter((s) => !s.destroyed)).toHaveLength(10);
   }, 60_000);
 
-  it('still holds no more than MAX_CONNECTIONS in all, counted as refused by the process limit', async () => {
+  it('at MAX_CONNECTIONS, lets a new client in by closing idle connections of the clients holding the most, never past the cap', async () => {
     const { port } = new URL(service.baseUrl);
-    // 10 held by 127.0.0.2 already; 127.0.0.5 and 127.0.0.6 take 10 each: the process is full.
-    let closed = 0;
-    for (const address of ['127.0.0.5', '127.0.0.6', '127.0.0.7']) {
-      for (let i = 0; i < 10; i++) {
+    // 10 held by 127.0.0.2 already; 127.0.0.5 and 127.0.0.6 take 10 each, all idle: the process is full
+    // with every address within its share (eleven such addresses refused 55 of 59 polite requests before).
+    const closedOf = new Map<string, number>();
+    const open = (address: string) =>
+      new Promise<Socket>((resolve) => {
         const socket = connect({ port: Number(port), host: '127.0.0.1', localAddress: address });
-        socket.on('close', () => closed++);
+        socket.on('close', () => closedOf.set(address, (closedOf.get(address) ?? 0) + 1));
         socket.on('error', () => undefined);
         held.push(socket);
-        await new Promise((resolve) => socket.once('connect', resolve));
-      }
-    }
-    await until('10 connections beyond the process limit closed', () => closed >= 10);
-    held.forEach((socket) => socket.destroy());
-    await until('the process serving again', async () => (await get(`${service.baseUrl}/healthz`, '127.0.0.8')).status === 200);
-    const metrics = (await get(`${service.baseUrl}/metrics`, '127.0.0.8')).body!;
-    expect(counter(metrics, 'directory_connections_refused_total{reason="process"}')).toBeGreaterThanOrEqual(10);
+        socket.once('connect', () => resolve(socket));
+      });
+    for (const socket of held.filter((s) => !s.destroyed)) socket.on('close', () => closedOf.set('127.0.0.2', (closedOf.get('127.0.0.2') ?? 0) + 1));
+    for (const address of ['127.0.0.5', '127.0.0.6']) for (let i = 0; i < 10; i++) await open(address);
+    // A new client's 10 come in, each in place of an idle one of the heaviest holders (never its own).
+    const newcomers = [];
+    for (let i = 0; i < 10; i++) newcomers.push(await open('127.0.0.7'));
+    const closed = () => [...closedOf.values()].reduce((a, b) => a + b, 0);
+    await until('10 idle connections of the others closed', () => closed() >= 10);
+    expect(closedOf.get('127.0.0.7') ?? 0).toBe(0);
+    // Taken evenly from the three full holders (each now holding 6 or 7), not all from one.
+    for (const address of ['127.0.0.2', '127.0.0.5', '127.0.0.6']) expect(closedOf.get(address) ?? 0).toBeGreaterThanOrEqual(3);
+    // A polite client is served too, in place of one more (of 127.0.0.7 now: it holds the most).
+    expect((await get(`${service.baseUrl}/api/v1/tools/openai`, '127.0.0.8')).status).toBe(200);
+    await until('11 idle connections closed', () => closed() >= 11);
+    const metrics = (await get(`${service.baseUrl}/metrics`, '127.0.0.9')).body!;
+    expect(counter(metrics, 'directory_connections_refused_total{reason="evicted"}')).toBeGreaterThanOrEqual(11);
+    expect(counter(metrics, 'directory_connections_refused_total{reason="process"}')).toBe(0);
   }, 60_000);
 });

@@ -22,15 +22,16 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /**
  * The connections this process holds: at most MAX_CONNECTIONS, and at most MAX_CONNECTIONS_PER_CLIENT
  * from one client (its address, an IPv6 one by /64, as the rate limits count), so that one client
- * holding connections cannot take those others need; and a stop that lets each end cleanly. A trusted
+ * holding connections cannot take those others need; at the cap, a new client is let in by closing an
+ * idle connection of the client holding the most; and a stop that lets each end cleanly. A trusted
  * proxy (TRUST_PROXY) is no client: the connections of everyone behind it come from its address.
  * Work is per connection (when it opens and closes), never per request.
  */
 @Injectable()
 export class Connections {
   private readonly open = new Set<Socket>();
-  /** Client key -> connections it holds now. */
-  private readonly perClient = new Map<string, number>();
+  /** Client key -> the connections it holds now ('' for those of trusted proxies, which have no share). */
+  private readonly byClient = new Map<string, Set<Socket>>();
   private readonly limit: number;
   private readonly isProxy: (peer: string) => boolean;
 
@@ -44,30 +45,55 @@ export class Connections {
 
   /** Starts counting the server's connections (before it listens). */
   watch(server: Server): void {
-    server.maxConnections = this.config.maxConnections;
-    // Node closes a connection beyond maxConnections before anyone sees it; it says so with 'drop'.
-    server.on('drop', () => this.metrics.connectionRefused('process'));
     server.on('connection', (socket: Socket) => {
       const peer = socket.remoteAddress ?? '';
-      const client = this.limit > 0 && !this.isProxy(peer) ? clientKey(peer) : null;
-      if (client !== null) {
-        const held = this.perClient.get(client) ?? 0;
-        if (held >= this.limit) {
-          this.metrics.connectionRefused('per-client');
+      const client = this.limit > 0 && !this.isProxy(peer) ? clientKey(peer) : '';
+      const held = this.byClient.get(client);
+      if (client !== '' && (held?.size ?? 0) >= this.limit) {
+        this.metrics.connectionRefused('per-client');
+        socket.destroy();
+        return;
+      }
+      // At the process's cap, an idle connection of the client holding the most makes room (a kept-alive
+      // one waiting for a next request, or one that never sent any): many addresses each within their
+      // share could otherwise fill the process and lock every new client out. Busy ones are never cut.
+      if (this.open.size >= this.config.maxConnections) {
+        const idle = this.idleOfHeaviest(client);
+        if (!idle) {
+          this.metrics.connectionRefused('process');
           socket.destroy();
           return;
         }
-        this.perClient.set(client, held + 1);
+        this.metrics.connectionRefused('evicted');
+        this.forget(idle);
+        idle.destroy();
       }
       this.open.add(socket);
-      socket.once('close', () => {
-        this.open.delete(socket);
-        if (client === null) return;
-        const left = this.perClient.get(client)! - 1;
-        if (left === 0) this.perClient.delete(client);
-        else this.perClient.set(client, left);
-      });
+      if (held) held.add(socket);
+      else this.byClient.set(client, new Set([socket]));
+      socket.once('close', () => this.forget(socket));
     });
+  }
+
+  private forget(socket: Socket): void {
+    if (!this.open.delete(socket)) return;
+    for (const [client, sockets] of this.byClient) {
+      if (!sockets.delete(socket)) continue;
+      if (sockets.size === 0) this.byClient.delete(client);
+      return;
+    }
+  }
+
+  /** An idle connection of the client holding the most (other than `except`), or null when none is idle. */
+  private idleOfHeaviest(except: string): Socket | null {
+    const holders = [...this.byClient].filter(([client]) => client !== except || except === '').sort(([, a], [, b]) => b.size - a.size);
+    for (const [, sockets] of holders) {
+      for (const socket of sockets) {
+        const answer = inFlight(socket);
+        if (!answer || answer.writableFinished) return socket;
+      }
+    }
+    return null;
   }
 
   /**

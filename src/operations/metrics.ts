@@ -50,7 +50,7 @@ export class Metrics {
     this.limited = new Counter({ name: 'directory_rate_limited_requests_total', help: 'Requests refused with 429, by budget (requests: every read; searches: searches the read cache could not answer).', labelNames: ['budget'], registers });
     this.refusedConnections = new Counter({
       name: 'directory_connections_refused_total',
-      help: 'Connections closed as they arrived, by reason (per-client: the client held its share, MAX_CONNECTIONS_PER_CLIENT; process: the process held MAX_CONNECTIONS).',
+      help: 'Connections closed, by reason (per-client: as it arrived, the client held its share, MAX_CONNECTIONS_PER_CLIENT; process: as it arrived, the process held MAX_CONNECTIONS and none was idle; evicted: an idle connection of the client holding the most, closed to let a new one in at MAX_CONNECTIONS).',
       labelNames: ['reason'],
       registers,
     });
@@ -163,7 +163,7 @@ export class Metrics {
     this.limited.labels(budget).inc();
   }
 
-  connectionRefused(reason: 'per-client' | 'process'): void {
+  connectionRefused(reason: 'per-client' | 'process' | 'evicted'): void {
     this.refusedConnections.labels(reason).inc();
   }
 
