@@ -148,10 +148,10 @@ describe.each(EVERY_PAGE)('the %s page', (_name, path) => {
 describe('a listing page', () => {
   it('gives each fact every listing sources its source, and says so of one not yet confirmed, in both languages', async () => {
     const facts = (html: string) => html.slice(html.indexOf('id="agent-facts"'), html.indexOf('</dl>', html.indexOf('id="agent-facts"')));
-    const datadog = facts(await (await get('/apis/datadog')).text());
-    expect(datadog.match(/not yet confirmed on the provider’s pages/g)).toHaveLength(1);
-    expect(datadog).toContain('href="https://docs.datadoghq.com/api/latest/authentication/"');
-    expect(facts(await (await get('/zh/apis/datadog')).text()).match(/尚未在提供方的页面上核实/g)).toHaveLength(1);
+    const mathpix = facts(await (await get('/apis/mathpix')).text());
+    expect(mathpix.match(/not yet confirmed on the provider’s pages/g)).toHaveLength(1);
+    expect(mathpix).toContain('href="https://docs.mathpix.com/guides/authentication"');
+    expect(facts(await (await get('/zh/apis/mathpix')).text()).match(/尚未在提供方的页面上核实/g)).toHaveLength(1);
     expect(facts(await (await get('/apis/serper')).text()).match(/not yet confirmed/g)).toHaveLength(3);
     expect(facts(await (await get('/apis/openai')).text())).not.toContain('not yet confirmed');
   });
@@ -310,10 +310,12 @@ describe('the compare page', () => {
         else expect(cells[i]).toContain('<span class="source">not yet confirmed on the provider’s pages</span>');
       });
     }
-    expect(row(html, 'Free tier')[2]).toContain('not yet confirmed');
+    // Serper's three facts are unconfirmed; Datadog's free tier has its source (its documentation repository).
+    expect(row(html, 'Free tier')[1]).toContain('not yet confirmed');
+    expect(row(html, 'Free tier')[2]).toContain('>Source</a>');
     const unconfirmed = answer.compared.flatMap((listing) => facts.filter(([, fact]) => !listing.sources?.[fact]));
-    expect(unconfirmed).toHaveLength(4);
-    expect(html.match(/not yet confirmed on the provider’s pages/g)).toHaveLength(4);
+    expect(unconfirmed).toHaveLength(3);
+    expect(html.match(/not yet confirmed on the provider’s pages/g)).toHaveLength(3);
   });
 
   it('reads in Chinese on the Chinese page', () => {
@@ -326,7 +328,7 @@ describe('the compare page', () => {
     expect(row(zh, '模型')[0]).toContain(`<a href="/zh/apis/openai#models">${answer.compared[0].models!.length} 个模型</a></div><div>最大上下文 1,050,000 token`);
     expect(row(zh, '速率限制（数值）')[0]).toContain('第一项：每分钟 1,000,000 token<span lang="en"> (build, gpt-6-astra)</span>');
     expect(row(zh, '模型')[1]).toContain('尚未记录。');
-    expect(zh.match(/尚未在提供方的页面上核实/g)).toHaveLength(4);
+    expect(zh.match(/尚未在提供方的页面上核实/g)).toHaveLength(3);
   });
 });
 
