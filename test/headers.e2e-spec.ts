@@ -58,6 +58,7 @@ it('/readyz names no generation, key or address, not even of a failure', async (
     readModels: { status: 'up' },
     search: { status: 'up' },
     projection: { status: 'up', lag: 0, projectorActive: false },
+    eventLoop: { status: 'up', maxDelayMs: expect.any(Number) },
   });
   // A projection failure whose error (Redis's own) names a key and an address.
   const redis = service.app.get(RedisConnection);

@@ -1,6 +1,5 @@
 import { accessSync, constants } from 'node:fs';
 import { isIP } from 'node:net';
-import { isValidHost } from '../http/host-header';
 import { availableParallelism } from 'node:os';
 import { basename, resolve } from 'node:path';
 import { z } from 'zod';
@@ -137,7 +136,8 @@ const SETTINGS = {
     z
       .string()
       .transform((raw) => list(raw.toLowerCase()))
-      .refine((hosts) => hosts.every((host) => isValidHost(host)), 'comma-separated host names, each optionally with :port')
+      // A host is what a URL's authority holds without user or path: the URL parser agrees it reads the same.
+      .refine((hosts) => hosts.every((host) => URL.canParse(`http://${host}`) && new URL(`http://${host}`).host === host.replace(/:80$/, '')), 'comma-separated host names, each optionally with :port')
       .optional()
       .transform((value) => value ?? []),
   ],

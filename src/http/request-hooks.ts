@@ -50,9 +50,9 @@ const UNGATED = new Set(['/healthz', '/readyz', '/metrics']);
  * or another's, and an empty directory marked cacheable (`total: 0`, a `llms.txt` with no listing) would be
  * copied by caches and agents as the truth. `/readyz` gives the cause and what to do.
  */
-export function storeGateHook(problemOf: () => string | null) {
+export function storeGateHook(store: { storeProblem(): string | null }) {
   return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
-    const problem = problemOf();
+    const problem = store.storeProblem();
     if (problem === null || UNGATED.has(request.routeOptions.url ?? '')) return done();
     const retryAfter = String(STORE_GATE_RETRY_AFTER_S);
     void sendProblem(reply, request.url, new ApiProblem(503, 'store-unavailable', 'Service unavailable', `the directory cannot be served now: ${problem}`, { retryAfter: STORE_GATE_RETRY_AFTER_S }, { 'retry-after': retryAfter }));

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { closest, distance } from 'fastest-levenshtein';
-import { badRequest, sendProblem } from '../http/problem';
+import { badRequest, sendProblem } from './problem';
 
 /**
  * Unknown query parameters on the JSON API are a 400 naming them, with the closest known name: an agent

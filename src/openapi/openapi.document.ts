@@ -610,7 +610,7 @@ export const OPENAPI_DOCUMENT = {
   },
 };
 
-// Every JSON operation refuses a query parameter it does not take (src/openapi/known-parameters.ts): its 400
+// Every JSON operation refuses a query parameter it does not take (src/http/unknown-parameters.ts): its 400
 // says so beside its own reasons, or is that refusal alone.
 for (const [path, item] of Object.entries(OPENAPI_DOCUMENT.paths as Record<string, { get: { responses: Record<string, unknown> } }>)) {
   if (!path.startsWith('/api/')) continue;

@@ -10,7 +10,7 @@ import type { SearchIndex } from '../search/search-index';
 import type { ModelIndex } from '../search/model-index';
 import { ReadCache } from './read-cache';
 import { ProjectionStatus, ReadModelWatcher } from './read-model-watcher';
-import type { StoreStatus } from './store-watch';
+import { storeProblem } from './store-watch';
 
 /** What this process knows of the read models (see status()). */
 export interface ReadModelsStatus extends ProjectionStatus {
@@ -163,9 +163,9 @@ export class ReadModels implements OnApplicationBootstrap {
     return { ...this.watcher.status(), searchReady: this.follower.isLoaded };
   }
 
-  /** Whether Redis still holds the store this process serves (the request gate reads it on every request). */
-  storeStatus(): StoreStatus {
-    return this.watcher.storeStatus();
+  /** Why this process cannot serve the store Redis holds now (emptied, replaced), or null: read on every request. */
+  storeProblem(): string | null {
+    return storeProblem(this.watcher.storeStatus());
   }
 
   /** Calls `listener` whenever the store this process serves is found emptied (RESEED_EMPTY_STORE). */

@@ -283,6 +283,9 @@ const AGGREGATE_OF: Record<DocumentKind, DocumentAggregate<object>> = {
 
 type Baseline = Awaited<ReturnType<EventStore['versionsAndDigests']>>;
 
+/** Fields whose value going back to an earlier one says nothing of the file's age (derived from others). */
+const NOT_REVERT_SIGNS = new Set(['lastUpdated']);
+
 /** A field a file sets back to its value before the field's latest change: that change's version and author. */
 export interface RevertedField {
   field: string;
@@ -299,6 +302,8 @@ export interface RevertedField {
 export function revertedFields(events: StoredEvent[], held: object, document: object, types: DocumentEventTypes): RevertedField[] {
   const reverted: RevertedField[] = [];
   for (const field of diffFields(held, document)) {
+    // The day of the oldest check moves with the checks: its going back to an earlier day is no sign.
+    if (NOT_REVERT_SIGNS.has(field)) continue;
     for (let i = events.length - 1; i >= 0; i--) {
       const event = events[i];
       if (event.type !== types.revised) break;
