@@ -115,12 +115,60 @@ end
 return {}
 `;
 
+/**
+ * The newest event of one aggregate that happened at or before a moment (its envelope's `occurredAt`), among
+ * those at or before a position of the global stream. A binary search by position finds the last event
+ * appended by the moment plus a margin (a writer stamps `occurredAt` just before Redis gives the event its
+ * position), then a short walk back finds the last whose `occurredAt` is not after the moment. About
+ * log2(n) LINDEX calls and a few entries read, whatever the aggregate's length.
+ * KEYS[1] global stream, KEYS[2] list of the aggregate's stream ids; ARGV[1] the position ('ms-seq'),
+ * ARGV[2] the moment (ISO 8601, UTC, as occurredAt is written), ARGV[3] the moment's milliseconds plus the
+ * margin. Returns {id, envelope JSON} or an empty reply.
+ */
+export const READ_AT_MOMENT_LUA = `
+local function parse(id)
+  local dash = string.find(id, '-', 1, true)
+  return tonumber(string.sub(id, 1, dash - 1)), tonumber(string.sub(id, dash + 1))
+end
+local maxMs, maxSeq = parse(ARGV[1])
+local limitMs = tonumber(ARGV[3])
+local function candidate(id)
+  local ms, seq = parse(id)
+  return (ms < maxMs or (ms == maxMs and seq <= maxSeq)) and ms <= limitMs
+end
+local lo, hi, found = 0, redis.call('LLEN', KEYS[2]) - 1, -1
+while lo <= hi do
+  local mid = math.floor((lo + hi) / 2)
+  if candidate(redis.call('LINDEX', KEYS[2], mid)) then
+    found = mid
+    lo = mid + 1
+  else
+    hi = mid - 1
+  end
+end
+for i = found, 0, -1 do
+  local id = redis.call('LINDEX', KEYS[2], i)
+  local entry = redis.call('XRANGE', KEYS[1], id, id)[1]
+  if entry then
+    local fields = entry[2]
+    for f = 1, #fields, 2 do
+      if fields[f] == 'event' then
+        local occurredAt = string.match(fields[f + 1], '"occurredAt":"([^"]*)"')
+        if occurredAt and occurredAt <= ARGV[2] then return {id, fields[f + 1]} end
+      end
+    end
+  end
+end
+return {}
+`;
+
 /** Registers the event store's scripts on a client (ioredis sends EVALSHA, with EVAL when Redis lacks one). */
 export function defineEventStoreScripts(client: Redis | Cluster): void {
   client.defineCommand('appendEvents', { numberOfKeys: 5, lua: APPEND_EVENTS_LUA });
   client.defineCommand('recordDigest', { numberOfKeys: 2, lua: RECORD_DIGEST_LUA });
   client.defineCommand('readAggregate', { numberOfKeys: 2, lua: READ_AGGREGATE_LUA });
   client.defineCommand('readLatest', { numberOfKeys: 2, lua: READ_LATEST_LUA });
+  client.defineCommand('readAtMoment', { numberOfKeys: 2, lua: READ_AT_MOMENT_LUA });
 }
 
 type Arg = string | number;
@@ -131,5 +179,7 @@ declare module 'ioredis' {
     recordDigest(versions: string, digests: string, streamName: string, version: number, digest: string): Promise<number>;
     readAggregate(stream: string, aggregate: string): Promise<string[]>;
     readLatestBuffer(stream: string, aggregate: string, upTo: string): Promise<Buffer[]>;
+    readLatest(stream: string, aggregate: string, upTo: string): Promise<string[]>;
+    readAtMoment(stream: string, aggregate: string, upTo: string, moment: string, limitMs: number): Promise<string[]>;
   }
 }

@@ -13,6 +13,12 @@ export function newStoreIdentity(): string {
 }
 
 /**
+ * How much later than its occurredAt an event may have been given its position: the writer stamps the
+ * time, then Redis appends (a round trip, or a wait behind other commands). A minute is far more than that.
+ */
+const OCCURRED_AT_MARGIN_MS = 60_000;
+
+/**
  * The event store: one Redis stream holds every event in global order; a hash holds each aggregate's
  * version, another the digest of its current document; a list per aggregate holds the ids of its events.
  * Appends are atomic Lua scripts with an expected-version check. The stream is never trimmed.
@@ -84,6 +90,21 @@ export class EventStore {
       events.push({ ...(JSON.parse(reply[i + 1]) as EventEnvelope), position: reply[i] });
     }
     return events;
+  }
+
+  /**
+   * One aggregate's newest event at or before `position` of the log ('+': now) and, with `moment`, that
+   * happened by then (its occurredAt): null when there is none. Independent of the aggregate's length.
+   */
+  async latestEvent(aggregateType: string, aggregateId: string, position: string, moment?: string): Promise<StoredEvent | null> {
+    const keys = this.redis.keys;
+    const upTo = position === '+' ? `${Number.MAX_SAFE_INTEGER}-0` : position;
+    const list = keys.aggregateEvents(streamName(aggregateType, aggregateId));
+    const reply =
+      moment === undefined
+        ? await this.redis.client.readLatest(keys.events, list, upTo)
+        : await this.redis.client.readAtMoment(keys.events, list, upTo, moment, Date.parse(moment) + OCCURRED_AT_MARGIN_MS);
+    return reply.length === 2 ? { ...(JSON.parse(reply[1]) as EventEnvelope), position: reply[0] } : null;
   }
 
   /** The id of every aggregate of a type that has events (withdrawn ones too). */

@@ -27,13 +27,24 @@ export class ListingHistoryHandler implements IQueryHandler<ListingHistoryQuery,
     return this.readModels.response(query.url, async () => {
       const events = await this.timeline.events(query.slug);
       if (events.length === 0) throw notFound(`no tool with slug '${query.slug}' was ever published; search with ${API_PREFIX}/tools/search?q=${encodeURIComponent(query.slug)}`, { slug: query.slug });
-      let previous: object | null = null;
-      const changes = events.map((event) => {
+      // What kind each change is, and whether a reader sees it, from the events' own data (their type, and
+      // a revision's changedFields); the values before and after are worked out for the page's changes only.
+      const steps = events.map((event, i) => {
         const document = listingAggregate.documentAfter(event);
-        const kind = document === null ? 'withdrawn' : previous === null ? 'published' : 'revised';
-        const fields = document && previous ? diffFields(previous, document).filter((field) => !UNPUBLISHED.has(field)) : [];
-        const before = previous;
-        previous = document;
+        const previousDocument = i > 0 ? listingAggregate.documentAfter(events[i - 1]) : null;
+        const kind = document === null ? 'withdrawn' : previousDocument === null ? 'published' : 'revised';
+        const changed = (event.data as Partial<RevisedData<object>>).changedFields;
+        // A revision of unpublished fields only (the editor's note) changed nothing a reader sees.
+        const shown = kind !== 'revised' || changed === undefined || changed.some((field) => !UNPUBLISHED.has(field));
+        return { event, i, kind, shown };
+      });
+      const shown = steps.filter((step) => step.shown).reverse();
+      const from = query.before === null ? 0 : shown.findIndex((step) => step.event.version < query.before!);
+      const pageSteps = from === -1 ? [] : shown.slice(from, from + query.limit);
+      const page = pageSteps.map(({ event, i, kind }) => {
+        const document = listingAggregate.documentAfter(event);
+        const before = i > 0 ? listingAggregate.documentAfter(events[i - 1]) : null;
+        const fields = document && before ? diffFields(before, document).filter((field) => !UNPUBLISHED.has(field)) : [];
         const withdrawn = kind === 'withdrawn' ? (event.data as WithdrawnData) : null;
         return {
           version: event.version,
@@ -45,18 +56,14 @@ export class ListingHistoryHandler implements IQueryHandler<ListingHistoryQuery,
           forced: (event.data as RevisedData<object>).forced ? true : false,
         };
       });
-      // A revision of unpublished fields only (the editor's note) changed nothing a reader sees.
-      const shown = changes.filter((change) => change.kind !== 'revised' || change.changes!.length > 0).reverse();
-      const from = query.before === null ? 0 : shown.findIndex((change) => change.version < query.before!);
-      const page = from === -1 ? [] : shown.slice(from, from + query.limit);
-      const last = page.at(-1);
-      const nextBefore = last && shown.indexOf(last) < shown.length - 1 ? last.version : null;
-      const current = changes.at(-1)!;
+      const last = pageSteps.at(-1);
+      const nextBefore = last && shown.indexOf(last) < shown.length - 1 ? last.event.version : null;
+      const current = steps.at(-1)!;
       return storedBody(
         JSON.stringify({
           success: true,
           slug: query.slug,
-          version: current.version,
+          version: current.event.version,
           live: current.kind !== 'withdrawn',
           total: shown.length,
           returned: page.length,

@@ -16,8 +16,8 @@ import { storedBody } from '../../../http/stored-body';
 /**
  * A listing's life as the event log tells it, up to what the read models being served show (so an
  * answer never runs ahead of the details and lists): its events, whether it was withdrawn, and its
- * document at a moment. Each listing has a few events; they are read per request and the answers kept in
- * the read cache until the read models change.
+ * document at a moment. Whether it was withdrawn and its document at a moment read one event, found by a
+ * binary search of its event list; the answers are kept in the read cache until the read models change.
  */
 @Injectable()
 export class ListingTimeline {
@@ -37,7 +37,8 @@ export class ListingTimeline {
   /** Why a listing the read models do not hold is gone, if it ever was published (else null: unknown). */
   async withdrawn(slug: string): Promise<GoneListing | null> {
     const stored = await this.readModels.response(`withdrawn:${slug}`, async () => {
-      const last = (await this.events(slug)).at(-1);
+      const upTo = this.readModels.checkpointNow();
+      const last = upTo === null ? null : await this.store.latestEvent(LISTING_AGGREGATE, slug, upTo);
       if (!last || listingAggregate.documentAfter(last) !== null) return storedBody('null');
       const data = last.data as WithdrawnData;
       const gone: GoneListing = { slug, status: 'withdrawn', since: last.occurredAt, reason: data.reason ?? null, replacedBy: data.replacedBy ?? [] };
@@ -50,17 +51,17 @@ export class ListingTimeline {
   async livenessAt(slug: string, moment: string): Promise<Liveness | null> {
     const upTo = this.readModels.checkpointNow();
     if (upTo === null) return null;
-    const events = (await this.store.readAggregate(LIVENESS_AGGREGATE, slug)).filter((event) => comparePositions(event.position, upTo) <= 0 && event.occurredAt <= moment);
-    const last = events.at(-1);
+    const last = await this.store.latestEvent(LIVENESS_AGGREGATE, slug, upTo, moment);
     return last ? livenessAggregate.documentAfter(last) : null;
   }
 
   /** The listing as published at `moment` (null: not published then), and whether it had been published before. */
   async documentAt(slug: string, moment: string): Promise<{ document: ListingDocument | null; existed: boolean; withdrawal: StoredEvent | null }> {
-    const events = (await this.events(slug)).filter((event) => event.occurredAt <= moment);
-    const last = events.at(-1) ?? null;
+    // Its newest event by then, found in the event store without reading the listing's whole history.
+    const upTo = this.readModels.checkpointNow();
+    const last = upTo === null ? null : await this.store.latestEvent(LISTING_AGGREGATE, slug, upTo, moment);
     const document = last ? listingAggregate.documentAfter(last) : null;
-    return { document, existed: events.length > 0, withdrawal: last && document === null ? last : null };
+    return { document, existed: last !== null, withdrawal: last && document === null ? last : null };
   }
 }
 
