@@ -7,7 +7,8 @@ import type { Cluster, Redis } from 'ioredis';
  * second guard: a digest counts only while the aggregate is still at that version, whatever wrote since.
  * The first append of a store also records its identity (see RedisKeys.storeIdentity).
  * KEYS[1] global stream, KEYS[2] hash of aggregate versions, KEYS[3] list of the aggregate's stream ids,
- * KEYS[4] hash of content digests, KEYS[5] the store's identity.
+ * KEYS[4] hash of content digests, KEYS[5] the store's identity, KEYS[6] list of the aggregate's event
+ * summaries (`type|changedFields JSON`, for histories read without the documents).
  * ARGV[1] aggregate stream name, ARGV[2] expected version, ARGV[3] the document's digest ('' = none),
  * ARGV[4] an identity for a store that has none yet, then pairs of (event type, envelope JSON).
  * Returns {1, id...} on success, {0, actualVersion} on a version conflict.
@@ -23,10 +24,16 @@ if redis.call('EXISTS', KEYS[5]) == 0 then
 end
 local result = {1}
 local n = 0
+-- The summaries list holds one line per event while it is whole (as long as the id list): kept whole, or
+-- left as it is for an aggregate written before summaries were kept (a history read fills it in).
+local summarised = redis.call('LLEN', KEYS[6]) == expected
 for i = 5, #ARGV, 2 do
   n = n + 1
   local id = redis.call('XADD', KEYS[1], '*', 'type', ARGV[i], 'stream', ARGV[1], 'version', expected + n, 'event', ARGV[i + 1])
   redis.call('RPUSH', KEYS[3], id)
+  if summarised then
+    redis.call('RPUSH', KEYS[6], ARGV[i] .. '|' .. (string.match(ARGV[i + 1], '"changedFields":(%b[])') or ''))
+  end
   result[#result + 1] = id
 end
 redis.call('HSET', KEYS[2], ARGV[1], expected + n)
@@ -162,9 +169,57 @@ end
 return {}
 `;
 
+/**
+ * An aggregate's event ids and summaries (see APPEND_EVENTS_LUA), both lists whole: the summaries are
+ * empty when they do not match the ids (an aggregate written before they were kept).
+ * KEYS[1] list of the aggregate's stream ids, KEYS[2] its summaries. Returns {ids, summaries}.
+ */
+export const READ_SUMMARIES_LUA = `
+local ids = redis.call('LRANGE', KEYS[1], 0, -1)
+if redis.call('LLEN', KEYS[2]) ~= #ids then return {ids, {}} end
+return {ids, redis.call('LRANGE', KEYS[2], 0, -1)}
+`;
+
+/**
+ * Fills in an aggregate's summaries from what a full read found, if its events are still those read.
+ * KEYS[1] list of the aggregate's stream ids, KEYS[2] its summaries; ARGV[1] the number of events read,
+ * then the summaries. Returns 1 when written.
+ */
+export const WRITE_SUMMARIES_LUA = `
+if redis.call('LLEN', KEYS[1]) ~= tonumber(ARGV[1]) then return 0 end
+redis.call('DEL', KEYS[2])
+for i = 2, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
+return 1
+`;
+
+/**
+ * Some events of one aggregate by their index in its id list (0 = the first). KEYS[1] global stream,
+ * KEYS[2] list of the aggregate's stream ids; ARGV the indexes. Returns {id, envelope JSON, ...} in order.
+ */
+export const READ_EVENTS_AT_LUA = `
+local out = {}
+for _, index in ipairs(ARGV) do
+  local id = redis.call('LINDEX', KEYS[2], tonumber(index))
+  local entry = id and redis.call('XRANGE', KEYS[1], id, id)[1]
+  if entry then
+    local fields = entry[2]
+    for f = 1, #fields, 2 do
+      if fields[f] == 'event' then
+        out[#out + 1] = id
+        out[#out + 1] = fields[f + 1]
+      end
+    end
+  end
+end
+return out
+`;
+
 /** Registers the event store's scripts on a client (ioredis sends EVALSHA, with EVAL when Redis lacks one). */
 export function defineEventStoreScripts(client: Redis | Cluster): void {
-  client.defineCommand('appendEvents', { numberOfKeys: 5, lua: APPEND_EVENTS_LUA });
+  client.defineCommand('appendEvents', { numberOfKeys: 6, lua: APPEND_EVENTS_LUA });
+  client.defineCommand('readSummaries', { numberOfKeys: 2, lua: READ_SUMMARIES_LUA });
+  client.defineCommand('writeSummaries', { numberOfKeys: 2, lua: WRITE_SUMMARIES_LUA });
+  client.defineCommand('readEventsAt', { numberOfKeys: 2, lua: READ_EVENTS_AT_LUA });
   client.defineCommand('recordDigest', { numberOfKeys: 2, lua: RECORD_DIGEST_LUA });
   client.defineCommand('readAggregate', { numberOfKeys: 2, lua: READ_AGGREGATE_LUA });
   client.defineCommand('readLatest', { numberOfKeys: 2, lua: READ_LATEST_LUA });
@@ -175,7 +230,10 @@ type Arg = string | number;
 
 declare module 'ioredis' {
   interface RedisCommander<Context> {
-    appendEvents(stream: string, versions: string, aggregate: string, digests: string, identity: string, ...args: Arg[]): Promise<Array<string | number>>;
+    appendEvents(stream: string, versions: string, aggregate: string, digests: string, identity: string, summaries: string, ...args: Arg[]): Promise<Array<string | number>>;
+    readSummaries(aggregate: string, summaries: string): Promise<[string[], string[]]>;
+    writeSummaries(aggregate: string, summaries: string, count: number, ...summaryLines: string[]): Promise<number>;
+    readEventsAt(stream: string, aggregate: string, ...indexes: number[]): Promise<string[]>;
     recordDigest(versions: string, digests: string, streamName: string, version: number, digest: string): Promise<number>;
     readAggregate(stream: string, aggregate: string): Promise<string[]>;
     readLatestBuffer(stream: string, aggregate: string, upTo: string): Promise<Buffer[]>;

@@ -18,6 +18,19 @@ export function newStoreIdentity(): string {
  */
 const OCCURRED_AT_MARGIN_MS = 60_000;
 
+/** An event of an aggregate's history without its document: where it is in the log, its type, and the fields a revision changed. */
+export interface EventSummary {
+  position: string;
+  type: string;
+  changedFields: string[] | null;
+}
+
+function summaryOf(position: string, line: string): EventSummary {
+  const bar = line.indexOf('|');
+  const changed = line.slice(bar + 1);
+  return { position, type: line.slice(0, bar), changedFields: changed === '' ? null : (JSON.parse(changed) as string[]) };
+}
+
 /**
  * The event store: one Redis stream holds every event in global order; a hash holds each aggregate's
  * version, another the digest of its current document; a list per aggregate holds the ids of its events.
@@ -66,6 +79,7 @@ export class EventStore {
       keys.aggregateEvents(stream),
       keys.contentDigests,
       keys.storeIdentity,
+      keys.aggregateSummaries(stream),
       stream,
       expectedVersion,
       contentDigest ?? '',
@@ -105,6 +119,32 @@ export class EventStore {
         ? await this.redis.client.readLatest(keys.events, list, upTo)
         : await this.redis.client.readAtMoment(keys.events, list, upTo, moment, Date.parse(moment) + OCCURRED_AT_MARGIN_MS);
     return reply.length === 2 ? { ...(JSON.parse(reply[1]) as EventEnvelope), position: reply[0] } : null;
+  }
+
+  /**
+   * One aggregate's history without its documents: each event's position and summary (its type and a
+   * revision's changed fields), oldest first. An aggregate written before summaries were kept is read in
+   * full once, and its summaries written for the next time.
+   */
+  async summaries(aggregateType: string, aggregateId: string): Promise<EventSummary[]> {
+    const keys = this.redis.keys;
+    const stream = streamName(aggregateType, aggregateId);
+    const [ids, lines] = await this.redis.client.readSummaries(keys.aggregateEvents(stream), keys.aggregateSummaries(stream));
+    if (lines.length === ids.length) return ids.map((position, i) => summaryOf(position, lines[i]));
+    const events = await this.readAggregate(aggregateType, aggregateId);
+    const written = events.map((event) => `${event.type}|${JSON.stringify((event.data as { changedFields?: string[] }).changedFields ?? null).replace(/^null$/, '')}`);
+    await this.redis.client.writeSummaries(keys.aggregateEvents(stream), keys.aggregateSummaries(stream), events.length, ...written);
+    return events.map((event, i) => summaryOf(event.position, written[i]));
+  }
+
+  /** Some events of one aggregate, by their index in its history (0 = the first), in the order asked. */
+  async eventsAt(aggregateType: string, aggregateId: string, indexes: number[]): Promise<StoredEvent[]> {
+    if (indexes.length === 0) return [];
+    const keys = this.redis.keys;
+    const reply = await this.redis.client.readEventsAt(keys.events, keys.aggregateEvents(streamName(aggregateType, aggregateId)), ...indexes);
+    const events: StoredEvent[] = [];
+    for (let i = 0; i < reply.length; i += 2) events.push({ ...(JSON.parse(reply[i + 1]) as EventEnvelope), position: reply[i] });
+    return events;
   }
 
   /** The id of every aggregate of a type that has events (withdrawn ones too). */

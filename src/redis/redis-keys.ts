@@ -25,6 +25,10 @@ export class RedisKeys {
   aggregateEvents(streamName: string): string {
     return `{${this.namespace}:es}:agg:${streamName}`;
   }
+  /** One line per event of an aggregate, `type|changedFields`: its history without its documents. */
+  aggregateSummaries(streamName: string): string {
+    return `{${this.namespace}:es}:aggsum:${streamName}`;
+  }
   /**
    * Which store this is: `<uuid> <when>`, written with its first event. A serving process remembers the
    * one it serves and notices when Redis holds another (or none: emptied).

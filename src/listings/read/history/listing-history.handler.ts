@@ -25,45 +25,55 @@ export class ListingHistoryHandler implements IQueryHandler<ListingHistoryQuery,
 
   execute(query: ListingHistoryQuery): Promise<StoredBody> {
     return this.readModels.response(query.url, async () => {
-      const events = await this.timeline.events(query.slug);
-      if (events.length === 0) throw notFound(`no tool with slug '${query.slug}' was ever published; search with ${API_PREFIX}/tools/search?q=${encodeURIComponent(query.slug)}`, { slug: query.slug });
-      // What kind each change is, and whether a reader sees it, from the events' own data (their type, and
-      // a revision's changedFields); the values before and after are worked out for the page's changes only.
-      const steps = events.map((event, i) => {
-        const document = listingAggregate.documentAfter(event);
-        const previousDocument = i > 0 ? listingAggregate.documentAfter(events[i - 1]) : null;
-        const kind = document === null ? 'withdrawn' : previousDocument === null ? 'published' : 'revised';
-        const changed = (event.data as Partial<RevisedData<object>>).changedFields;
+      // The history without its documents (each event's type and a revision's changed fields), up to what
+      // the read models show; the documents are read for the page's changes only, whatever the length.
+      const summaries = await this.timeline.summaries(query.slug);
+      if (summaries.length === 0) throw notFound(`no tool with slug '${query.slug}' was ever published; search with ${API_PREFIX}/tools/search?q=${encodeURIComponent(query.slug)}`, { slug: query.slug });
+      const { types } = listingAggregate;
+      const steps = summaries.map((summary, i) => {
+        const kind = summary.type === types.withdrawn ? 'withdrawn' : i === 0 || summaries[i - 1].type === types.withdrawn ? 'published' : 'revised';
         // A revision of unpublished fields only (the editor's note) changed nothing a reader sees.
-        const shown = kind !== 'revised' || changed === undefined || changed.some((field) => !UNPUBLISHED.has(field));
-        return { event, i, kind, shown };
+        const shown = kind !== 'revised' || summary.changedFields === null || summary.changedFields.some((field) => !UNPUBLISHED.has(field));
+        return { version: i + 1, i, kind, shown };
       });
       const shown = steps.filter((step) => step.shown).reverse();
-      const from = query.before === null ? 0 : shown.findIndex((step) => step.event.version < query.before!);
+      const from = query.before === null ? 0 : shown.findIndex((step) => step.version < query.before!);
       const pageSteps = from === -1 ? [] : shown.slice(from, from + query.limit);
-      const page = pageSteps.map(({ event, i, kind }) => {
+      // Each change of the page; a revision recorded without its values before (events from before they were
+      // kept) also needs the event before it, to compare the documents.
+      const pageEvents = new Map((await this.timeline.eventsAt(query.slug, pageSteps.map(({ i }) => i))).map((event) => [event.version - 1, event]));
+      const lacking = pageSteps.filter(({ i, kind }) => kind === 'revised' && !(pageEvents.get(i)!.data as RevisedData<object>).before && !pageEvents.has(i - 1)).map(({ i }) => i - 1);
+      for (const event of await this.timeline.eventsAt(query.slug, lacking)) pageEvents.set(event.version - 1, event);
+      const page = pageSteps.map(({ i, kind }) => {
+        const event = pageEvents.get(i)!;
         const document = listingAggregate.documentAfter(event);
-        const before = i > 0 ? listingAggregate.documentAfter(events[i - 1]) : null;
-        const fields = document && before ? diffFields(before, document).filter((field) => !UNPUBLISHED.has(field)) : [];
+        const data = event.data as RevisedData<object>;
+        let changes: Array<{ field: string; before: unknown; after: unknown }> | null = null;
+        if (kind === 'revised' && data.before) {
+          changes = data.changedFields.filter((field) => !UNPUBLISHED.has(field)).map((field) => ({ field, before: data.before![field] ?? null, after: valuesOf(document!, [field])[field] }));
+        } else if (kind === 'revised') {
+          const before = listingAggregate.documentAfter(pageEvents.get(i - 1)!)!;
+          changes = diffFields(before, document!).filter((field) => !UNPUBLISHED.has(field)).map((field) => ({ field, before: valuesOf(before, [field])[field], after: valuesOf(document!, [field])[field] }));
+        }
         const withdrawn = kind === 'withdrawn' ? (event.data as WithdrawnData) : null;
         return {
           version: event.version,
           occurredAt: event.occurredAt,
           kind,
-          changes: kind === 'revised' ? fields.map((field) => ({ field, before: valuesOf(before!, [field])[field], after: valuesOf(document!, [field])[field] })) : null,
+          changes,
           reason: withdrawn?.reason ?? null,
           replacedBy: withdrawn?.replacedBy ?? null,
           forced: (event.data as RevisedData<object>).forced ? true : false,
         };
       });
       const last = pageSteps.at(-1);
-      const nextBefore = last && shown.indexOf(last) < shown.length - 1 ? last.event.version : null;
+      const nextBefore = last && shown.indexOf(last) < shown.length - 1 ? last.version : null;
       const current = steps.at(-1)!;
       return storedBody(
         JSON.stringify({
           success: true,
           slug: query.slug,
-          version: current.event.version,
+          version: current.version,
           live: current.kind !== 'withdrawn',
           total: shown.length,
           returned: page.length,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { WithdrawnData } from '../../../event-store/document-aggregate';
 import type { StoredEvent } from '../../../event-store/event-envelope';
-import { comparePositions, EventStore } from '../../../event-store/event-store.service';
+import { comparePositions, EventStore, type EventSummary } from '../../../event-store/event-store.service';
 import { ApiProblem } from '../../../http/problem';
 import type { Liveness } from '../../../liveness/liveness.schema';
 import type { ComparisonRow } from '../../../contract/listing-views';
@@ -32,6 +32,19 @@ export class ListingTimeline {
     if (upTo === null) return [];
     const events = await this.store.readAggregate(LISTING_AGGREGATE, slug);
     return events.filter((event) => comparePositions(event.position, upTo) <= 0);
+  }
+
+  /** The listing's history without its documents (see EventStore.summaries), up to what the read models show. */
+  async summaries(slug: string): Promise<EventSummary[]> {
+    const upTo = this.readModels.checkpointNow();
+    if (upTo === null) return [];
+    const summaries = await this.store.summaries(LISTING_AGGREGATE, slug);
+    return summaries.filter((summary) => comparePositions(summary.position, upTo) <= 0);
+  }
+
+  /** Some of the listing's events, by their index in its history (0 = the first). */
+  eventsAt(slug: string, indexes: number[]): Promise<StoredEvent[]> {
+    return this.store.eventsAt(LISTING_AGGREGATE, slug, indexes);
   }
 
   /** Why a listing the read models do not hold is gone, if it ever was published (else null: unknown). */
