@@ -206,7 +206,7 @@ describe('slow and oversized requests', () => {
     expect(parseResponses(options.text).map((r) => r.status)).toEqual([204]);
   }, 30_000);
 
-  it('holds no more connections than MAX_CONNECTIONS', async () => {
+  it('holds no more connections than MAX_CONNECTIONS, letting new ones in in place of idle ones', async () => {
     // (Every connection comes from one address here: its own limit is off, the process's is tested.)
     const capped = await startService('capped', { MAX_CONNECTIONS: '20', MAX_CONNECTIONS_PER_CLIENT: '0' });
     const held: Socket[] = [];
@@ -221,8 +221,13 @@ describe('slow and oversized requests', () => {
         });
       const first = await Promise.all(Array.from({ length: 20 }, open));
       expect(first.filter((s) => s.closedBy === 'server')).toHaveLength(0);
+      // Each further one is let in in place of an idle one (all 20 are idle): never more than 20 open.
+      let closedOfFirst = 0;
+      const evicted = new Promise<void>((resolve) => first.forEach(({ socket }) => socket.on('close', () => ++closedOfFirst === 5 && resolve())));
       const beyond = await Promise.all(Array.from({ length: 5 }, open));
-      expect(beyond.filter((s) => s.closedBy === 'server')).toHaveLength(5);
+      await evicted;
+      expect(beyond.filter((s) => s.closedBy === 'server')).toHaveLength(0);
+      expect(held.filter((socket) => !socket.destroyed)).toHaveLength(20);
       // Once connections are let go, the service serves again.
       first.forEach(({ socket }) => socket.destroy());
       await sleep(200);
