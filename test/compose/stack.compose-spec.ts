@@ -226,9 +226,10 @@ describe('the compose stack', () => {
       expect((await getJson(`${api.url}/api/v1/tools/zapier`)).status).toBe(410);
       expect((await getJson(`${api.url}/api/v1/tools/categories`)).body.totalListings).toBe(LISTINGS - 1);
 
-      // The profile's own mount of fixtures/: a dry run that may bring the withdrawn listing back sees exactly
-      // the two changes, and writes nothing.
-      const dryRun = await ingest(['ingest', 'fixtures', '--dry-run', '--republish']);
+      // The profile's own mount of fixtures/: a dry run that may bring the withdrawn listing back and set
+      // stripe's description back on purpose (--force: fixtures/ holds the copy before the revision) sees
+      // exactly the two changes, and writes nothing.
+      const dryRun = await ingest(['ingest', 'fixtures', '--dry-run', '--republish', '--force']);
       const changes = dryRun.stdout.split('\n').filter((line) => line.startsWith('would be ') && !line.startsWith('would be unchanged'));
       expect(changes.sort()).toEqual(['would be published listing zapier', 'would be revised listing stripe (description)']);
       clock.mark('dry run of fixtures/');
