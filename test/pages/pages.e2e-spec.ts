@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { brotliDecompressSync } from 'node:zlib';
 import type { CompareResponse, ToolDetailResponse } from '../../src/contract/responses';
 import { WithdrawListingCommand } from '../../src/listings/write/commands/withdraw-listing/withdraw-listing.command';
+import { EventStore } from '../../src/event-store/event-store.service';
+import { LIVENESS_AGGREGATE, LIVENESS_PUBLISHED } from '../../src/liveness/rules/liveness.aggregate';
 import { MESSAGES } from '../../src/pages/messages';
 import { PAGE_CSP } from '../../src/pages/page-errors.filter';
 import { RunningService, startService } from '../support/harness';
@@ -225,6 +227,21 @@ describe('a listing page', () => {
     expect(limits).toContain('<tr><td>build</td><td>按组织</td><td>每分钟 1,000,000 token</td><td>gpt-6-astra</td></tr>');
     expect(limits).toContain('报告限额的响应头');
     expect(section(await page('/zh/apis/serper'), 'rate-limits', 'errors')).toContain('尚未记录。');
+  });
+});
+
+describe("a listing page's head", () => {
+  const head = (html: string) => html.slice(html.indexOf('<p class="meta">'), html.indexOf('</p>', html.indexOf('<p class="meta">')));
+
+  it('shows no health nobody measured: not checked yet until the prober publishes, then what it found, linking to it', async () => {
+    expect(head(await page('/apis/replicate'))).toContain('<span class="badge unchecked">not checked yet</span>');
+    expect(head(await page('/apis/replicate'))).not.toContain('badge online');
+    expect(head(await page('/zh/apis/replicate'))).toContain('<span class="badge unchecked">尚未检查</span>');
+    // The prober's finding, as it would publish it: every target answering.
+    const now = new Date().toISOString();
+    await service.app.get(EventStore).append(LIVENESS_AGGREGATE, 'replicate', 0, [{ type: LIVENESS_PUBLISHED, data: { document: { state: 'ok', checkedAt: now, lastOk: now, failingSince: null, targets: [] } } }], 'prober');
+    while ((await api<ToolDetailResponse>('/api/v1/tools/replicate')).tool.liveness === null) await new Promise((resolve) => setImmediate(resolve));
+    expect(head(await page('/apis/replicate'))).toContain('<a class="badge online" href="#liveness">answering</a>');
   });
 });
 

@@ -171,6 +171,22 @@ function Prices({ ctx, prices }: { ctx: PageContext; prices: ToolDetail['prices'
   );
 }
 
+/**
+ * The head's status: beta or deprecated as the editors say; otherwise what the prober found (answering,
+ * partly, not answering), or that it has not checked yet. Never a green badge for health nobody measured.
+ */
+function HealthBadge({ ctx, tool }: { ctx: PageContext; tool: ToolDetail }) {
+  const { t } = ctx;
+  if (tool.status !== 'online') return <span class={`badge ${tool.status}`}>{t.listingStatuses[tool.status]}</span>;
+  const liveness = tool.liveness;
+  if (!liveness) return <span class="badge unchecked">{t.liveStates.unchecked}</span>;
+  return (
+    <a class={`badge ${liveness.state === 'ok' ? 'online' : 'warn'}`} href="#liveness">
+      {t.liveStates[liveness.state]}
+    </a>
+  );
+}
+
 /** What the prober last published of the listing's targets. */
 function LivenessView({ ctx, liveness }: { ctx: PageContext; liveness: ToolDetail['liveness'] }) {
   const { t } = ctx;
@@ -305,7 +321,7 @@ export function ListingPage({ ctx, detail, categories }: { ctx: PageContext; det
             {otherName(ctx, tool)}
           </p>
           <p class="meta">
-            <Popularity ctx={ctx} value={tool.popularity} /> · <span class={`badge ${tool.status}`}>{t.listingStatuses[tool.status]}</span>
+            <Popularity ctx={ctx} value={tool.popularity} /> · <HealthBadge ctx={ctx} tool={tool} />
             {tool.freeTier && (
               <>
                 {' · '}
