@@ -126,8 +126,9 @@ return {}
  * The newest event of one aggregate that happened at or before a moment (its envelope's `occurredAt`), among
  * those at or before a position of the global stream. A binary search by position finds the last event
  * appended by the moment plus a margin (a writer stamps `occurredAt` just before Redis gives the event its
- * position), then a short walk back finds the last whose `occurredAt` is not after the moment. About
- * log2(n) LINDEX calls and a few entries read, whatever the aggregate's length.
+ * position), then a second binary search finds the last whose `occurredAt` is not after the moment. About
+ * 2 log2(n) LINDEX calls and log2(n) entries read, whatever the aggregate's length and however close
+ * together its events were written.
  * KEYS[1] global stream, KEYS[2] list of the aggregate's stream ids; ARGV[1] the position ('ms-seq'),
  * ARGV[2] the moment (ISO 8601, UTC, as occurredAt is written), ARGV[3] the moment's milliseconds plus the
  * margin. Returns {id, envelope JSON} or an empty reply.
@@ -153,20 +154,33 @@ while lo <= hi do
     hi = mid - 1
   end
 end
-for i = found, 0, -1 do
+-- Then, among those, the last whose occurredAt is not after the moment: occurredAt grows with the list
+-- (each append waits for the one before), so a second binary search, reading one entry a step.
+local function envelopeAt(i)
   local id = redis.call('LINDEX', KEYS[2], i)
   local entry = redis.call('XRANGE', KEYS[1], id, id)[1]
-  if entry then
-    local fields = entry[2]
-    for f = 1, #fields, 2 do
-      if fields[f] == 'event' then
-        local occurredAt = string.match(fields[f + 1], '"occurredAt":"([^"]*)"')
-        if occurredAt and occurredAt <= ARGV[2] then return {id, fields[f + 1]} end
-      end
-    end
+  if not entry then return id, nil end
+  local fields = entry[2]
+  for f = 1, #fields, 2 do
+    if fields[f] == 'event' then return id, fields[f + 1] end
+  end
+  return id, nil
+end
+local best, bestId, bestEnvelope = -1, nil, nil
+lo, hi = 0, found
+while lo <= hi do
+  local mid = math.floor((lo + hi) / 2)
+  local id, envelope = envelopeAt(mid)
+  local occurredAt = envelope and string.match(envelope, '"occurredAt":"([^"]*)"')
+  if occurredAt and occurredAt <= ARGV[2] then
+    best, bestId, bestEnvelope = mid, id, envelope
+    lo = mid + 1
+  else
+    hi = mid - 1
   end
 end
-return {}
+if best < 0 then return {} end
+return {bestId, bestEnvelope}
 `;
 
 /**
