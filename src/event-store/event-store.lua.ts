@@ -60,126 +60,105 @@ return 1
 `;
 
 /**
+ * What the reading scripts share, written once and put before each of them:
+ * - `parse(id)`: a stream id's milliseconds and sequence;
+ * - `lastIndex(hi, accepts)`: the last index from 0 to hi of the aggregate's id list (KEYS[2]) whose id
+ *   `accepts` takes, by binary search (the list is in stream order), -1 when none is: about log2(n) LINDEX
+ *   calls, so an aggregate of 10,000 versions is read as fast as one of ten;
+ * - `envelopeOf(id)`: the event's envelope JSON in the global stream (KEYS[1]), nil when it is not there.
+ */
+const READ_HELPERS = `
+local function parse(id)
+  local dash = string.find(id, '-', 1, true)
+  return tonumber(string.sub(id, 1, dash - 1)), tonumber(string.sub(id, dash + 1))
+end
+local function lastIndex(hi, accepts)
+  local lo, found = 0, -1
+  while lo <= hi do
+    local mid = math.floor((lo + hi) / 2)
+    if accepts(redis.call('LINDEX', KEYS[2], mid), mid) then
+      found = mid
+      lo = mid + 1
+    else
+      hi = mid - 1
+    end
+  end
+  return found
+end
+local function envelopeOf(id)
+  local entry = redis.call('XRANGE', KEYS[1], id, id)[1]
+  if not entry then return nil end
+  local fields = entry[2]
+  for f = 1, #fields, 2 do
+    if fields[f] == 'event' then return fields[f + 1] end
+  end
+  return nil
+end
+local function atOrBefore(position)
+  local maxMs, maxSeq = parse(position)
+  return function(id)
+    local ms, seq = parse(id)
+    return ms < maxMs or (ms == maxMs and seq <= maxSeq)
+  end
+end
+`;
+
+/**
  * Reads one aggregate's events in order: its id list, then each entry of the global stream.
  * KEYS[1] global stream, KEYS[2] list of the aggregate's stream ids. Returns {id, envelope JSON, ...}.
  */
-export const READ_AGGREGATE_LUA = `
-local ids = redis.call('LRANGE', KEYS[2], 0, -1)
+export const READ_AGGREGATE_LUA = `${READ_HELPERS}
 local out = {}
-for _, id in ipairs(ids) do
-  local entries = redis.call('XRANGE', KEYS[1], id, id)
-  local entry = entries[1]
-  if entry then
-    local fields = entry[2]
-    for i = 1, #fields, 2 do
-      if fields[i] == 'event' then
-        out[#out + 1] = id
-        out[#out + 1] = fields[i + 1]
-      end
-    end
+for _, id in ipairs(redis.call('LRANGE', KEYS[2], 0, -1)) do
+  local envelope = envelopeOf(id)
+  if envelope then
+    out[#out + 1] = id
+    out[#out + 1] = envelope
   end
 end
 return out
 `;
 
 /**
- * The newest event of one aggregate at or before a position of the global stream (for rebuilds and asOf:
- * every event carries the aggregate's full state, so the newest one is the aggregate). The id list is in
- * stream order, so a binary search finds it in about log2(n) LINDEX calls: an aggregate of 10,000 versions
- * is read as fast as one of ten (LRANGE of the whole list took most of half a second there).
+ * The newest event of one aggregate at or before a position of the global stream (for rebuilds: every
+ * event carries the aggregate's full state, so the newest one is the aggregate), by binary search.
  * KEYS[1] global stream, KEYS[2] list of the aggregate's stream ids; ARGV[1] the position ('ms-seq').
  * Returns {id, envelope JSON} or an empty reply.
  */
-export const READ_LATEST_LUA = `
-local function parse(id)
-  local dash = string.find(id, '-', 1, true)
-  return tonumber(string.sub(id, 1, dash - 1)), tonumber(string.sub(id, dash + 1))
-end
-local maxMs, maxSeq = parse(ARGV[1])
-local function atOrBefore(id)
-  local ms, seq = parse(id)
-  return ms < maxMs or (ms == maxMs and seq <= maxSeq)
-end
--- The last index whose id is at or before the position: lo..hi holds it, -1 when none is.
-local lo, hi, found = 0, redis.call('LLEN', KEYS[2]) - 1, -1
-while lo <= hi do
-  local mid = math.floor((lo + hi) / 2)
-  if atOrBefore(redis.call('LINDEX', KEYS[2], mid)) then
-    found = mid
-    lo = mid + 1
-  else
-    hi = mid - 1
-  end
-end
+export const READ_LATEST_LUA = `${READ_HELPERS}
+local found = lastIndex(redis.call('LLEN', KEYS[2]) - 1, atOrBefore(ARGV[1]))
 if found < 0 then return {} end
 local id = redis.call('LINDEX', KEYS[2], found)
-local entry = redis.call('XRANGE', KEYS[1], id, id)[1]
-if not entry then return {} end
-local fields = entry[2]
-for f = 1, #fields, 2 do
-  if fields[f] == 'event' then return {id, fields[f + 1]} end
-end
-return {}
+local envelope = envelopeOf(id)
+if not envelope then return {} end
+return {id, envelope}
 `;
 
 /**
  * The newest event of one aggregate that happened at or before a moment (its envelope's `occurredAt`), among
  * those at or before a position of the global stream. A binary search by position finds the last event
  * appended by the moment plus a margin (a writer stamps `occurredAt` just before Redis gives the event its
- * position), then a second binary search finds the last whose `occurredAt` is not after the moment. About
- * 2 log2(n) LINDEX calls and log2(n) entries read, whatever the aggregate's length and however close
+ * position); among those, a second one finds the last whose `occurredAt` is not after the moment
+ * (occurredAt grows with the list: each append waits for the one before), reading one entry a step.
+ * About 2 log2(n) LINDEX calls and log2(n) entries read, whatever the aggregate's length and however close
  * together its events were written.
  * KEYS[1] global stream, KEYS[2] list of the aggregate's stream ids; ARGV[1] the position ('ms-seq'),
  * ARGV[2] the moment (ISO 8601, UTC, as occurredAt is written), ARGV[3] the moment's milliseconds plus the
  * margin. Returns {id, envelope JSON} or an empty reply.
  */
-export const READ_AT_MOMENT_LUA = `
-local function parse(id)
-  local dash = string.find(id, '-', 1, true)
-  return tonumber(string.sub(id, 1, dash - 1)), tonumber(string.sub(id, dash + 1))
-end
-local maxMs, maxSeq = parse(ARGV[1])
+export const READ_AT_MOMENT_LUA = `${READ_HELPERS}
+local inLog = atOrBefore(ARGV[1])
 local limitMs = tonumber(ARGV[3])
-local function candidate(id)
-  local ms, seq = parse(id)
-  return (ms < maxMs or (ms == maxMs and seq <= maxSeq)) and ms <= limitMs
-end
-local lo, hi, found = 0, redis.call('LLEN', KEYS[2]) - 1, -1
-while lo <= hi do
-  local mid = math.floor((lo + hi) / 2)
-  if candidate(redis.call('LINDEX', KEYS[2], mid)) then
-    found = mid
-    lo = mid + 1
-  else
-    hi = mid - 1
-  end
-end
--- Then, among those, the last whose occurredAt is not after the moment: occurredAt grows with the list
--- (each append waits for the one before), so a second binary search, reading one entry a step.
-local function envelopeAt(i)
-  local id = redis.call('LINDEX', KEYS[2], i)
-  local entry = redis.call('XRANGE', KEYS[1], id, id)[1]
-  if not entry then return id, nil end
-  local fields = entry[2]
-  for f = 1, #fields, 2 do
-    if fields[f] == 'event' then return id, fields[f + 1] end
-  end
-  return id, nil
-end
-local best, bestId, bestEnvelope = -1, nil, nil
-lo, hi = 0, found
-while lo <= hi do
-  local mid = math.floor((lo + hi) / 2)
-  local id, envelope = envelopeAt(mid)
+local found = lastIndex(redis.call('LLEN', KEYS[2]) - 1, function(id) return inLog(id) and parse(id) <= limitMs end)
+local bestId, bestEnvelope = nil, nil
+lastIndex(found, function(id)
+  local envelope = envelopeOf(id)
   local occurredAt = envelope and string.match(envelope, '"occurredAt":"([^"]*)"')
-  if occurredAt and occurredAt <= ARGV[2] then
-    best, bestId, bestEnvelope = mid, id, envelope
-    lo = mid + 1
-  else
-    hi = mid - 1
-  end
-end
-if best < 0 then return {} end
+  if not occurredAt or occurredAt > ARGV[2] then return false end
+  bestId, bestEnvelope = id, envelope
+  return true
+end)
+if not bestId then return {} end
 return {bestId, bestEnvelope}
 `;
 
@@ -210,19 +189,14 @@ return 1
  * Some events of one aggregate by their index in its id list (0 = the first). KEYS[1] global stream,
  * KEYS[2] list of the aggregate's stream ids; ARGV the indexes. Returns {id, envelope JSON, ...} in order.
  */
-export const READ_EVENTS_AT_LUA = `
+export const READ_EVENTS_AT_LUA = `${READ_HELPERS}
 local out = {}
 for _, index in ipairs(ARGV) do
   local id = redis.call('LINDEX', KEYS[2], tonumber(index))
-  local entry = id and redis.call('XRANGE', KEYS[1], id, id)[1]
-  if entry then
-    local fields = entry[2]
-    for f = 1, #fields, 2 do
-      if fields[f] == 'event' then
-        out[#out + 1] = id
-        out[#out + 1] = fields[f + 1]
-      end
-    end
+  local envelope = id and envelopeOf(id)
+  if envelope then
+    out[#out + 1] = id
+    out[#out + 1] = envelope
   end
 end
 return out

@@ -25,6 +25,13 @@ export interface EventSummary {
   changedFields: string[] | null;
 }
 
+/** The events of a script's reply `{id, envelope JSON, ...}`, in its order. */
+function storedEvents(reply: string[]): StoredEvent[] {
+  const events: StoredEvent[] = [];
+  for (let i = 0; i < reply.length; i += 2) events.push({ ...(JSON.parse(reply[i + 1]) as EventEnvelope), position: reply[i] });
+  return events;
+}
+
 function summaryOf(position: string, line: string): EventSummary {
   const bar = line.indexOf('|');
   const changed = line.slice(bar + 1);
@@ -99,11 +106,7 @@ export class EventStore {
       keys.events,
       keys.aggregateEvents(streamName(aggregateType, aggregateId)),
     );
-    const events: StoredEvent[] = [];
-    for (let i = 0; i < reply.length; i += 2) {
-      events.push({ ...(JSON.parse(reply[i + 1]) as EventEnvelope), position: reply[i] });
-    }
-    return events;
+    return storedEvents(reply);
   }
 
   /**
@@ -118,7 +121,7 @@ export class EventStore {
       moment === undefined
         ? await this.redis.client.readLatest(keys.events, list, upTo)
         : await this.redis.client.readAtMoment(keys.events, list, upTo, moment, Date.parse(moment) + OCCURRED_AT_MARGIN_MS);
-    return reply.length === 2 ? { ...(JSON.parse(reply[1]) as EventEnvelope), position: reply[0] } : null;
+    return storedEvents(reply)[0] ?? null;
   }
 
   /**
@@ -142,9 +145,7 @@ export class EventStore {
     if (indexes.length === 0) return [];
     const keys = this.redis.keys;
     const reply = await this.redis.client.readEventsAt(keys.events, keys.aggregateEvents(streamName(aggregateType, aggregateId)), ...indexes);
-    const events: StoredEvent[] = [];
-    for (let i = 0; i < reply.length; i += 2) events.push({ ...(JSON.parse(reply[i + 1]) as EventEnvelope), position: reply[i] });
-    return events;
+    return storedEvents(reply);
   }
 
   /** The id of every aggregate of a type that has events (withdrawn ones too). */

@@ -65,32 +65,30 @@ export class Connections {
           return;
         }
         this.metrics.connectionRefused('evicted');
-        this.forget(idle);
-        idle.destroy();
+        this.forget(idle.socket, idle.client);
+        idle.socket.destroy();
       }
       this.open.add(socket);
       if (held) held.add(socket);
       else this.byClient.set(client, new Set([socket]));
-      socket.once('close', () => this.forget(socket));
+      socket.once('close', () => this.forget(socket, client));
     });
   }
 
-  private forget(socket: Socket): void {
+  private forget(socket: Socket, client: string): void {
     if (!this.open.delete(socket)) return;
-    for (const [client, sockets] of this.byClient) {
-      if (!sockets.delete(socket)) continue;
-      if (sockets.size === 0) this.byClient.delete(client);
-      return;
-    }
+    const sockets = this.byClient.get(client)!;
+    sockets.delete(socket);
+    if (sockets.size === 0) this.byClient.delete(client);
   }
 
   /** An idle connection of the client holding the most (other than `except`), or null when none is idle. */
-  private idleOfHeaviest(except: string): Socket | null {
+  private idleOfHeaviest(except: string): { socket: Socket; client: string } | null {
     const holders = [...this.byClient].filter(([client]) => client !== except || except === '').sort(([, a], [, b]) => b.size - a.size);
-    for (const [, sockets] of holders) {
+    for (const [client, sockets] of holders) {
       for (const socket of sockets) {
         const answer = inFlight(socket);
-        if (!answer || answer.writableFinished) return socket;
+        if (!answer || answer.writableFinished) return { socket, client };
       }
     }
     return null;
