@@ -91,7 +91,7 @@ export const LISTING_FILTERS = {
   },
   priceUnit: {
     kind: 'unit',
-    description: 'The unit of maxPrice (given with it): a rate unit of the facts as data but `other`, e.g. 1m-input-tokens. Rates with a percentage (card fees) are not compared: their cost depends on the amount.',
+    description: 'The unit of maxPrice (given with it): a rate unit of the facts as data but `other`, e.g. 1m-input-tokens. Rates with a percentage (card fees) are not compared: their cost depends on the amount; nor are the rates of deprecated or retired models.',
     expected: `one of ${COMPARED_RATE_UNITS.join(', ')}`,
     example: '1m-input-tokens',
   },

@@ -107,7 +107,7 @@ export const compareResponseSchema = z.object({
       z.object({
         unit: z.enum(COMPARED_RATE_UNITS),
         currency: z.literal('USD'),
-        lowest: z.record(z.string(), z.number().nullable()).describe('By slug: the lowest published rate of this unit, its own or one of its models\'; null where it publishes none.'),
+        lowest: z.record(z.string(), z.number().nullable()).describe('By slug: the lowest published rate of this unit, its own or one of its current models\' (deprecated and retired models, whose shutdown is announced or past, are left out); null where it publishes none.'),
       }),
     )
     .describe('The rates of one unit side by side, for each unit a compared listing publishes a flat US-dollar rate for (rates with a percentage, such as card fees, and the unit `other` are left out: see each row\'s prices).'),

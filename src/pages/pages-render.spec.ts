@@ -13,7 +13,7 @@ import { prefersHtml } from './negotiation';
 import { inLang, langOfPath } from './page-paths';
 import { jsonForScript } from './views/json-ld';
 import { pageContext, renderDocument } from './views/layout';
-import { ListingPage } from './views/listing';
+import { ListingPage } from './views/listing/listing-page';
 import { HTML_RULES } from '../../test/pages/html-rules';
 
 /**

@@ -35,7 +35,7 @@ import { ComparePage } from './views/compare';
 import { ErrorReferencePage } from './views/error-reference';
 import { HomePage } from './views/home';
 import { pageContext, PageContext, renderDocument } from './views/layout';
-import { ListingPage } from './views/listing';
+import { ListingPage } from './views/listing/listing-page';
 import { FilterValues, SearchPage } from './views/search';
 import { ModelPage } from './views/model';
 import { ModelFormValues, ModelsPage } from './views/models';

@@ -55,14 +55,24 @@ interface Priced {
 }
 
 /**
- * A listing's lowest US-dollar rate per unit, its own or one of its served models': what the maxPrice filter
- * and the comparison's side by side go by. Left out: rates in another currency (a model's prices are in its
- * listing's currency), the unit `other`, and rates with a percentage, whose cost depends on the amount
- * charged (2.9 % + $0.30 is not $0.30, and a 1.5 % surcharge is not free).
+ * Whether a model (or an offer) is sold for the long run: preview or active. A deprecated one has a shutdown
+ * announced or coming, so its rate is not a price anyone can plan on: the lowest rates, the price orders and
+ * the decision summaries leave it out.
+ */
+export function isCurrent(lifecycle: { status: LifecycleStatus }): boolean {
+  return lifecycle.status === 'active' || lifecycle.status === 'preview';
+}
+
+/**
+ * A listing's lowest US-dollar rate per unit, its own or one of its current models' (isCurrent): what the
+ * maxPrice filter, the price order and the comparison's side by side go by. Left out: deprecated and retired
+ * models, rates in another currency (a model's prices are in its listing's currency), the unit `other`, and
+ * rates with a percentage, whose cost depends on the amount charged (2.9 % + $0.30 is not $0.30, and a 1.5 %
+ * surcharge is not free).
  */
 export function lowestRates(listing: Priced): Map<ComparedRateUnit, number> {
   if ((listing.prices?.currency ?? 'USD') !== 'USD') return new Map();
-  const served = (listing.models ?? []).filter((model) => model.lifecycle.status !== 'retired');
+  const served = (listing.models ?? []).filter((model) => isCurrent(model.lifecycle));
   return lowestOf([...(listing.prices?.rates ?? []), ...served.flatMap((model) => model.prices)]);
 }
 
@@ -71,7 +81,7 @@ export function lowestRatesByKind(listing: {
   prices?: Priced['prices'];
   models?: ReadonlyArray<{ kind: ModelKind; prices: ReadonlyArray<{ unit: RateUnit; price: number; percent?: number | null }>; lifecycle: { status: LifecycleStatus } }> | null;
 }): Map<ModelKind, Map<ComparedRateUnit, number>> | null {
-  const served = (listing.models ?? []).filter((model) => model.lifecycle.status !== 'retired');
+  const served = (listing.models ?? []).filter((model) => isCurrent(model.lifecycle));
   if (served.length === 0 || (listing.prices?.currency ?? 'USD') !== 'USD') return null;
   const kinds = new Map<ModelKind, Map<ComparedRateUnit, number>>();
   for (const kind of new Set(served.map((model) => model.kind))) kinds.set(kind, lowestOf(served.filter((model) => model.kind === kind).flatMap((model) => model.prices)));

@@ -4,6 +4,7 @@ import { aliasKey, COMPARED_RATE_UNITS, type ComparedRateUnit, type LifecycleSta
 import type { LiveFilterValue } from '../../liveness/liveness.schema';
 import type { ListingDocument } from '../../listings/write/listing.document';
 import type { ModelEntryDocument } from '../write/model-entry.document';
+import { isCurrent } from '../../listings/write/listing-facts';
 
 /** What the model index keeps of a listing: what its offers need (the document itself is let go). */
 export interface OfferingListing {
@@ -95,7 +96,7 @@ export function buildModelView(id: string, entry: ModelEntryDocument | null, at:
   const lowest = new Map<ComparedRateUnit, number>();
   const lowestRates: ModelSummary['lowestRates'] = [];
   for (const { listing, offer } of offers) {
-    if (listing.currency !== 'USD' || offer.lifecycle.status === 'deprecated' || offer.lifecycle.status === 'retired') continue;
+    if (listing.currency !== 'USD' || !isCurrent(offer.lifecycle)) continue;
     for (const rate of offer.prices) {
       if (rate.unit === 'other' || (rate.percent ?? 0) > 0) continue;
       const unit = rate.unit as ComparedRateUnit;

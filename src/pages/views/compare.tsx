@@ -140,6 +140,18 @@ function Rates({ ctx, rows, rates, names }: { ctx: PageContext; rows: Comparison
               </tr>
             ))}
             <tr>
+              <th scope="row">{t.compareRetiring}</th>
+              {rows.map((row) => {
+                const deprecated = (row.models ?? []).filter((model) => model.lifecycle.status === 'deprecated');
+                const first = deprecated.map((model) => model.lifecycle.retiresAt).filter((day): day is string => Boolean(day)).sort()[0] ?? null;
+                return (
+                  <td>
+                    {deprecated.length === 0 ? '—' : <a href={`${href(ctx, PAGE_PATHS.listing(row.slug))}#retirements`}>{t.compareRetiringModels(deprecated.length, first)}</a>}
+                  </td>
+                );
+              })}
+            </tr>
+            <tr>
               <th scope="row">{t.comparePricesSource}</th>
               {rows.map((row) => (
                 <td>{row.prices ? <SourceNote ctx={ctx} source={row.prices.source} brief /> : <span class="muted">{t.notRecorded}</span>}</td>

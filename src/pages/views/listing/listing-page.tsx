@@ -1,12 +1,12 @@
 import type { z } from 'zod';
-import type { rateSchema } from '../../contract/listing-facts';
-import type { ToolDetail } from '../../contract/listing-views';
-import type { CategoriesResponse, ToolDetailResponse } from '../../contract/responses';
-import { HTML_LANG } from '../messages';
-import { comparePath, PAGE_PATHS } from '../page-paths';
-import { webApi } from './json-ld';
-import { absolute, href, Layout, PageContext } from './layout';
-import { CodeBlock, english, ExternalLink, localCategory, localDescription, localName, otherName, Popularity, SourceNote, TextList, Wide } from './parts';
+import type { rateSchema } from '../../../contract/listing-facts';
+import type { ToolDetail } from '../../../contract/listing-views';
+import type { CategoriesResponse, ToolDetailResponse } from '../../../contract/responses';
+import { HTML_LANG } from '../../messages';
+import { comparePath, PAGE_PATHS } from '../../page-paths';
+import { webApi } from '../json-ld';
+import { absolute, href, Layout, PageContext } from '../layout';
+import { CodeBlock, english, ExternalLink, localCategory, localDescription, localName, otherName, Popularity, SourceNote, TextList, Wide } from '../parts';
 
 type Rate = z.infer<typeof rateSchema>;
 
