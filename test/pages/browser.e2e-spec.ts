@@ -282,6 +282,86 @@ describe.each(LANGS)('the model catalog in $lang, on a phone', ({ prefix }) => {
   });
 });
 
+describe.each(LANGS)('a listing page in $lang: the decision first', ({ lang, prefix }) => {
+  const SCREENS = [
+    { name: 'phone', width: 375, height: 667 },
+    { name: 'desktop', width: 1280, height: 800 },
+  ];
+  it.each(SCREENS)('shows every fact of the summary inside the first screen of a $name ($width × $height), without a horizontal scroll', async ({ width, height }) => {
+    const page = await withoutJs.newPage();
+    try {
+      await page.setViewportSize({ width, height });
+      for (const [slug, expected] of [
+        ['openai', ['price', 'freeTier', 'auth', 'rateLimit', 'context', 'lifecycle', 'liveness']],
+        // A payment API: no context (it does not apply), the rest as for any listing.
+        ['stripe', ['price', 'freeTier', 'auth', 'rateLimit', 'lifecycle', 'liveness']],
+      ] as const) {
+        await page.goto(`${origin}${prefix}/apis/${slug}`);
+        await page.screenshot({ path: join(OUTPUT, `listing-first-screen-${slug}-${lang}-${width}.png`) });
+        const facts = await page.locator('section.summary [data-fact]').evaluateAll((rows) =>
+          rows.map((row) => ({ fact: (row as HTMLElement).dataset.fact!, bottom: Math.max(...[...row.children].map((cell) => cell.getBoundingClientRect().bottom)) })),
+        );
+        expect(facts.map((f) => f.fact)).toEqual(expected);
+        for (const { fact, bottom } of facts) expect({ slug, fact, inside: bottom <= height }).toEqual({ slug, fact, inside: true });
+        const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, view: window.innerWidth }));
+        expect(widths.page).toBeLessThanOrEqual(widths.view);
+      }
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('names the cheapest current model, never a retiring one, and puts the retirements in a banner with their successors', async () => {
+    const { tool } = (await (await fetch(`${origin}/api/v1/tools/openai`)).json()) as { tool: { models: Array<{ id: string; name: string; lifecycle: { status: string; retiresAt: string | null; replacedBy: string[] | null } }> } };
+    const retiring = tool.models.filter((model) => model.lifecycle.status === 'deprecated');
+    expect(retiring.length).toBeGreaterThan(0);
+    const page = await withoutJs.newPage();
+    try {
+      await page.setViewportSize({ width: 375, height: 667 });
+      await page.goto(`${origin}${prefix}/apis/openai`);
+      const price = page.locator('section.summary [data-fact="price"] dd');
+      // GPT-6 Luna at 0.1 USD, not GPT-5 nano at 0.05 (deprecated, shut down on 2026-12-11).
+      expect(await price.locator('a').first().textContent()).toBe('GPT-6 Luna');
+      expect(await price.textContent()).toContain('0.1 USD');
+      // The lifecycle fact says models are going away and leads to the banner.
+      const lifecycle = page.locator('section.summary [data-fact="lifecycle"] a[href="#retirements"]');
+      expect(await lifecycle.textContent()).toContain('2026-12-11');
+      const banner = page.locator('#retirements');
+      expect(await banner.isVisible()).toBe(true);
+      const items = banner.locator('li');
+      expect(await items.count()).toBe(retiring.length);
+      expect(await items.first().textContent()).toContain('2026-12-11');
+      // GPT-5 nano's successor is linked to its model page.
+      const nano = items.filter({ has: page.locator('code', { hasText: /^gpt-5-nano$/ }) });
+      expect(await nano.locator('a').last().getAttribute('href')).toBe(`${prefix}/models/gpt-6-luna`);
+      // Its row in the models table carries the badge and the successor too.
+      const row = page.locator('table.models tr', { has: page.locator('code', { hasText: /^gpt-5-nano$/ }) });
+      expect(await row.locator('.badge.deprecated').count()).toBe(1);
+      expect(await row.locator('a[href$="/models/gpt-6-luna"]').count()).toBe(1);
+      // Health: nothing has probed this service's listings, and the head says so instead of a green badge.
+      expect(await page.locator('article.listing header .meta .badge.online').count()).toBe(0);
+      expect(await page.locator('article.listing header .meta .badge.unchecked').count()).toBe(1);
+      // No banner where nothing is going away.
+      await page.goto(`${origin}${prefix}/apis/stripe`);
+      expect(await page.locator('#retirements').count()).toBe(0);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('has no accessibility violation in dark mode either', async () => {
+    const page = await withJs.newPage();
+    try {
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.goto(`${origin}${prefix}/apis/openai`);
+      const { violations } = await new AxeBuilder({ page }).analyze();
+      expect(violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join('; ')})`)).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
 it('made no request to any other host, and no page logged an error', () => {
   expect(elsewhere).toEqual([]);
   expect(problems.filter((problem) => !/status of (404|410|400)/.test(problem))).toEqual([]);

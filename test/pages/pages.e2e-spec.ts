@@ -154,7 +154,9 @@ describe('a listing page', () => {
     expect(mathpix.match(/not yet confirmed on the provider’s pages/g)).toHaveLength(1);
     expect(mathpix).toContain('href="https://docs.mathpix.com/guides/authentication"');
     expect(facts(await (await get('/zh/apis/mathpix')).text()).match(/尚未在提供方的页面上核实/g)).toHaveLength(1);
-    expect(facts(await (await get('/apis/serper')).text()).match(/not yet confirmed/g)).toHaveLength(3);
+    // A search API is not asked whether it is OpenAI-compatible: that row is left out, not shown unconfirmed.
+    expect(facts(await (await get('/apis/serper')).text()).match(/not yet confirmed/g)).toHaveLength(2);
+    expect(facts(await (await get('/apis/serper')).text())).not.toContain(MESSAGES.en.openaiCompatible);
     expect(facts(await (await get('/apis/openai')).text())).not.toContain('not yet confirmed');
   });
 
@@ -163,14 +165,16 @@ describe('a listing page', () => {
     const luna = tool.models!.find((model) => model.id === 'gpt-6-luna')!;
     expect(luna).toBeDefined();
     const models = section(await page('/apis/openai'), 'models', 'prices');
-    expect(models.match(/<tr><th scope="row">/g)).toHaveLength(tool.models!.length);
+    expect(models.match(/<tr(?: class="going")?><th scope="row">/g)).toHaveLength(tool.models!.length);
     const start = models.indexOf('<code>gpt-6-luna</code>');
     const lunaRow = models.slice(start, models.indexOf('</tr>', start));
-    expect(lunaRow).toContain(`<td>${MESSAGES.en.tokens(luna.contextTokens!)}</td><td>${MESSAGES.en.tokens(luna.maxOutputTokens!)}</td>`);
-    expect(lunaRow).toContain('<td>1,050,000</td>');
-    expect(luna.prices.length).toBeGreaterThan(0);
-    for (const rate of luna.prices) expect(lunaRow).toContain(`<div>${rate.price} USD / ${rate.unit}</div>`);
-    expect(lunaRow).toContain('<div>0.1 USD / 1m-input-tokens</div>');
+    expect(lunaRow).toContain(`<td>${MESSAGES.en.tokensInWords(luna.contextTokens!)}</td><td>${MESSAGES.en.tokensInWords(luna.maxOutputTokens!)}</td>`);
+    expect(lunaRow).toContain('<td>1.05M tokens</td>');
+    // Input, output and cached input per million tokens, each in a column of its own (USD / 1M in the header).
+    const rate = (unit: string) => luna.prices.find((r) => r.unit === unit)!.price;
+    expect(lunaRow).toContain(`<td><div>${rate('1m-input-tokens')}</div></td><td><div>${rate('1m-output-tokens')}</div></td><td><div>${rate('1m-cached-input-tokens')}</div></td>`);
+    expect(lunaRow).toContain('<td><div>0.1</div></td>');
+    expect(models).toContain('<th scope="col">Input<br/><span class="small">USD / 1M</span></th>');
     expect(lunaRow).toContain(`<a href="${luna.source.url}" rel="nofollow noopener">${luna.source.checked}</a>`);
   });
 
@@ -178,7 +182,7 @@ describe('a listing page', () => {
     const { tool } = await api<ToolDetailResponse>('/api/v1/tools/clerk');
     const rate = tool.prices!.rates[0];
     const html = section(await page('/apis/clerk'), 'prices', 'rate-limits');
-    expect(html).toContain(`<div>${rate.price} USD / request (API key creation; The first 1,000 creations a month are free.) <span class="source"><a href="${rate.source!.url}" rel="nofollow noopener">Source</a> (checked <time datetime="2026-11-27">2026-11-27</time>)</span></div>`);
+    expect(html).toContain(`<div>${rate.price} USD per request (API key creation; The first 1,000 creations a month are free.) <span class="source"><a href="${rate.source!.url}" rel="nofollow noopener">Source</a> (checked <time datetime="2026-11-27">2026-11-27</time>)</span></div>`);
     expect(section(await page('/zh/apis/clerk'), 'prices', 'rate-limits')).toContain('>来源</a> (核对于 <time datetime="2026-11-27">');
   });
 
@@ -189,7 +193,7 @@ describe('a listing page', () => {
     expect(prices.freeQuota.length).toBeGreaterThan(0);
     const html = section(await page('/apis/cloudflare'), 'prices', 'rate-limits');
     expect(html).toContain(`<dt>Currency</dt><dd>${prices.currency}</dd>`);
-    for (const rate of prices.rates) expect(html).toContain(`<div>${rate.price} ${prices.currency} / ${rate.unit}`);
+    for (const rate of prices.rates) expect(html).toContain(`<div>${rate.price} ${prices.currency} ${MESSAGES.en.rateUnits[rate.unit].replace(/^Per /, 'per ')}`);
     for (const quota of prices.freeQuota) expect(html).toContain(`<div>${quota.amount} ${quota.unit} / ${quota.period}`);
     expect(html).toContain(`<a href="${prices.source.url}" rel="nofollow noopener">Source</a> (checked <time datetime="${prices.source.checked}">${prices.source.checked}</time>, stale after <time datetime="${prices.source.staleAfter}">`);
   });
@@ -215,7 +219,8 @@ describe('a listing page', () => {
     const html = await page('/zh/apis/openai');
     const models = section(html, 'models', 'prices');
     expect(html).toContain('<h3 id="models">模型</h3>');
-    for (const label of ['类型', '输入 → 输出', '上下文（token）', '最大输出', '价格明细', '生命周期', '来源']) expect(models).toContain(`<th scope="col">${label}</th>`);
+    for (const label of ['模型', '输入 → 输出', '其他价格', '上下文', '最大输出', '能力', '生命周期', '来源']) expect(models).toContain(`<th scope="col">${label}</th>`);
+    for (const label of ['输入', '输出', '缓存输入']) expect(models).toContain(`<th scope="col">${label}<br/><span class="small">USD／百万</span></th>`);
     expect(models).toContain('<code>gpt-6-luna</code>');
     const prices = section(html, 'prices', 'rate-limits');
     expect(prices).toContain('id="prices">价格明细</h3>');
@@ -267,11 +272,15 @@ describe('the compare page', () => {
     const headers = [...rates.matchAll(/<th scope="col"><a href="\/apis\/([a-z0-9-]+)">/g)].map((m) => m[1]);
     expect(headers).toEqual(IDS.split(','));
     const units = [...rates.matchAll(/<tr><th scope="row">([^<]+)<\/th>/g)].map((m) => m[1]);
-    expect(units).toEqual([...answer.rates.map((rate) => en.rateUnits[rate.unit]), 'Source of the prices']);
+    expect(units).toEqual([...answer.rates.map((rate) => en.rateUnits[rate.unit]), 'Deprecated models (left out)', 'Source of the prices']);
     for (const rate of answer.rates) {
       expect(row(rates, en.rateUnits[rate.unit])).toEqual(answer.compared.map((listing) => (rate.lowest[listing.slug] === null ? '—' : `${rate.lowest[listing.slug]} USD`)));
     }
-    expect(row(rates, 'Per 1M input tokens')).toEqual(['0.05 USD', '—', '—']);
+    // GPT-5 nano's 0.05 is OpenAI's cheapest input rate, but it shuts down on 2026-12-11: GPT-6 Luna's 0.1 is the lowest to plan on,
+    // and the deprecated models are named beside it, with the day the first shuts down.
+    expect(row(rates, 'Per 1M input tokens')).toEqual(['0.1 USD', '—', '—']);
+    const deprecated = answer.compared[0].models!.filter((model) => model.lifecycle.status === 'deprecated');
+    expect(row(rates, 'Deprecated models (left out)')).toEqual([`<a href="/apis/openai#retirements">${deprecated.length} models, first shut down 2026-12-11</a>`, '—', '—']);
     const sources = row(rates, 'Source of the prices');
     answer.compared.forEach((listing, i) => {
       if (listing.prices) expect(sources[i]).toContain(`<a href="${listing.prices.source.url}" rel="nofollow noopener">Source</a> (checked <time datetime="${listing.prices.source.checked}">`);
@@ -339,7 +348,7 @@ describe('the compare page', () => {
     const zhm = MESSAGES.zh;
     const rates = section(zh, 'rates', 'pick');
     expect(rates).toContain('id="rates">最低费率（美元）</h2>');
-    expect(row(rates, '每百万输入 token')).toEqual(['0.05 美元', '—', '—']);
+    expect(row(rates, '每百万输入 token')).toEqual(['0.1 美元', '—', '—']);
     for (const rate of answer.rates) expect(rates).toContain(`<th scope="row">${zhm.rateUnits[rate.unit]}</th>`);
     expect(row(rates, '价格来源')[0]).toContain('>来源</a> (核对于 <time');
     expect(row(zh, '模型')[0]).toContain(`<a href="/zh/apis/openai#models">${answer.compared[0].models!.length} 个模型</a></div><div>最大上下文 1,050,000 token`);

@@ -143,7 +143,7 @@ export function ModelPage({ ctx, detail }: ModelPageProps) {
         <code>{model.id}</code>
       </p>
       {model.lifecycle.retiresAt && (
-        <div class="banner warn" role="note">
+        <div class="alert" role="note">
           <p>{t.modelRetiring(model.lifecycle.retiresAt)}</p>
           {model.lifecycle.replacedBy.length > 0 && (
             <p>

@@ -1,0 +1,147 @@
+import type { z } from 'zod';
+import type { sourceSchema } from '../../../contract/listing-facts';
+import type { ToolDetail } from '../../../contract/listing-views';
+import { PAGE_PATHS } from '../../page-paths';
+import { href, PageContext } from '../layout';
+import { ExternalLink } from '../parts';
+import { decisionFacts, listingRetiring, NamedModel, retiringModels } from './decision';
+import { rateText } from './facts-as-data';
+import { listingMessages } from './listing-messages';
+
+type Source = z.infer<typeof sourceSchema>;
+
+/** A fact's source in a few words (the page and the day it was checked), or that none is confirmed yet. */
+function SourceMark({ ctx, source }: { ctx: PageContext; source: Source | null }) {
+  const m = listingMessages(ctx.lang);
+  if (!source) return <span class="src muted">{m.unconfirmed}</span>;
+  return (
+    <span class="src">
+      <ExternalLink url={source.url}>{m.source}</ExternalLink> <time datetime={source.checked}>{source.checked}</time>
+    </span>
+  );
+}
+
+const ModelLink = ({ ctx, model }: { ctx: PageContext; model: NamedModel }) => <a href={href(ctx, PAGE_PATHS.model(model.entry))}>{model.name}</a>;
+
+/**
+ * The decision at the top of a listing page, inside the first screen of a phone: price from, free tier,
+ * authentication, the headline rate limit, context where it applies, lifecycle and liveness, each with its
+ * source and check day or "not yet confirmed". Worked out in ./decision.ts from the facts as data.
+ */
+export function DecisionSummary({ ctx, tool }: { ctx: PageContext; tool: ToolDetail }) {
+  const { t } = ctx;
+  const m = listingMessages(ctx.lang);
+  const facts = decisionFacts(tool);
+  const { price, rateLimit, context, freeQuota } = facts;
+  const retiring = retiringModels(tool);
+  const firstShutdown = retiring.map((r) => r.lifecycle.retiresAt).find((day): day is string => Boolean(day)) ?? null;
+  const liveness = tool.liveness;
+  return (
+    <section class="summary" aria-labelledby="summary">
+      <h2 id="summary">{m.summaryTitle}</h2>
+      <dl>
+        <div data-fact="price">
+          <dt>{m.priceFrom}</dt>
+          <dd>
+            {price ? (
+              <>
+                <strong>{rateText(ctx, price.rate, price.currency)}</strong>
+                {price.model && (
+                  <>
+                    {' · '}
+                    <ModelLink ctx={ctx} model={price.model} />
+                  </>
+                )}{' '}
+                <SourceMark ctx={ctx} source={price.source} />
+              </>
+            ) : (
+              <span class="muted">{m.noPrices}</span>
+            )}
+          </dd>
+        </div>
+        <div data-fact="freeTier">
+          <dt>{m.freeTier}</dt>
+          <dd>
+            {tool.freeTier ? m.freeYes : m.freeNo}
+            {tool.freeTier && freeQuota && <> · {m.quota(freeQuota.amount.toLocaleString('en-US'), t.rateUnits[freeQuota.unit] ?? freeQuota.unit, freeQuota.period)}</>}{' '}
+            <SourceMark ctx={ctx} source={tool.sources?.freeTier ?? null} />
+          </dd>
+        </div>
+        <div data-fact="auth">
+          <dt>{m.authentication}</dt>
+          <dd>
+            {t.authTypes[tool.authType]} <SourceMark ctx={ctx} source={tool.sources?.auth ?? null} />
+          </dd>
+        </div>
+        <div data-fact="rateLimit">
+          <dt>{m.rateLimit}</dt>
+          <dd>
+            {rateLimit ? (
+              <>
+                {t.limitText(t.tokens(rateLimit.limit.limit), t.limitMetrics[rateLimit.limit.metric], rateLimit.limit.per ? t.limitPeriods[rateLimit.limit.per] : null)}
+                <span class="small"> ({rateLimit.limit.tier}{rateLimit.limit.appliesTo ? `, ${rateLimit.limit.appliesTo}` : ''})</span>
+                {rateLimit.count > 1 && (
+                  <>
+                    {' '}
+                    <a href="#rate-limits">{m.moreLimits(rateLimit.count - 1)}</a>
+                  </>
+                )}{' '}
+                <SourceMark ctx={ctx} source={rateLimit.source} />
+              </>
+            ) : (
+              <span class="muted">{m.noLimits}</span>
+            )}
+          </dd>
+        </div>
+        {context && (
+          <div data-fact="context">
+            <dt>{m.context}</dt>
+            <dd>
+              {t.tokensInWords(context.tokens)}
+              {context.model && (
+                <>
+                  {' · '}
+                  <ModelLink ctx={ctx} model={context.model} />
+                </>
+              )}{' '}
+              <SourceMark ctx={ctx} source={context.source} />
+            </dd>
+          </div>
+        )}
+        <div data-fact="lifecycle">
+          <dt>{m.lifecycle}</dt>
+          <dd>
+            {tool.lifecycle ? (
+              <span class={listingRetiring(tool) ? 'badge deprecated' : undefined}>
+                {t.lifecycleStatuses[tool.lifecycle.status]}
+                {tool.lifecycle.retiresAt && `, ${m.listingRetires(tool.lifecycle.retiresAt)}`}
+              </span>
+            ) : (
+              <span class="muted">{m.unconfirmed}</span>
+            )}
+            {retiring.length > 0 && (
+              <>
+                {' · '}
+                <a href="#retirements" class="warn">
+                  {m.modelsRetiring(retiring.length, firstShutdown)}
+                </a>
+              </>
+            )}
+          </dd>
+        </div>
+        <div data-fact="liveness">
+          <dt>{m.answering}</dt>
+          <dd>
+            {liveness ? (
+              <>
+                <a href="#liveness">{t.liveStates[liveness.state]}</a>, {m.checkedAt(t.dateTime(liveness.checkedAt))}
+              </>
+            ) : (
+              <span class="muted">{t.liveStates.unchecked}</span>
+            )}
+          </dd>
+        </div>
+      </dl>
+    </section>
+  );
+}
