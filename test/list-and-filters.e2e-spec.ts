@@ -357,6 +357,24 @@ describe('a comparison', () => {
   });
 });
 
+describe("a listing's price from", () => {
+  it('is the lowest current rate in its main unit with its model, the same in a detail, a search result and a comparison row', async () => {
+    const { body } = await get('/api/v1/tools/openai');
+    // GPT-5 nano is cheaper (0.05) but deprecated: GPT-6 Luna's 0.1 is the price from.
+    expect(body.tool.priceFrom).toMatchObject({ unit: '1m-input-tokens', price: 0.1, percent: null, currency: 'USD', model: { id: 'gpt-6-luna', name: 'GPT-6 Luna' } });
+    expect(body.tool.priceFrom.source.url).toBe(body.tool.models.find((m: { id: string }) => m.id === 'gpt-6-luna').source.url);
+    const found = (await get('/api/v1/tools/search?q=openai')).body.results.find((r: { slug: string }) => r.slug === 'openai');
+    expect(found.priceFrom).toEqual(body.tool.priceFrom);
+    const row = (await get('/api/v1/tools/compare?ids=openai,square')).body.compared;
+    expect(row[0].priceFrom).toEqual(body.tool.priceFrom);
+    // A card payment API: the fee with the lowest percentage (2.9% + 0.30, not 3.5% + 0.15), the listing's own rate.
+    expect(row[1].priceFrom).toMatchObject({ unit: 'transaction', price: 0.3, percent: 2.9, currency: 'USD', model: null });
+    // No prices recorded: null.
+    const unpriced = (await get('/api/v1/tools?limit=100')).body.tools.find((t: { slug: string }) => t.slug === 'serper');
+    expect(unpriced?.priceFrom ?? null).toBeNull();
+  });
+});
+
 describe('the sources of the facts every listing has', () => {
   it('are served with the day each grows stale, and a fact not yet sourced is null beside the sourced ones', async () => {
     const { status, body: { tool } } = await get('/api/v1/tools/mathpix');

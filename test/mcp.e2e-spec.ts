@@ -234,6 +234,8 @@ describe('over Streamable HTTP at /mcp', () => {
     const { tool } = result.structuredContent as { tool: { name: string; pricing: string; curlExample: string } };
     expect(text(result)).toContain(`${tool.name} (openai;`);
     expect(text(result)).toContain(`Pricing: ${tool.pricing}`);
+    // The price from leads the facts, naming its model (the cheapest current one, not a retiring one).
+    expect(text(result)).toMatch(/\nPrice from: 0\.1 USD per 1m-input-tokens \(gpt-6-luna\) \[\d+\]/);
     expect(text(result)).toContain(tool.curlExample.trimEnd());
     expect((await call('get_tool', { slug: 'OpenAI' })).structuredContent).toEqual(result.structuredContent);
   });

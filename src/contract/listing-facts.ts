@@ -54,6 +54,20 @@ export const pricesSchema = z
   })
   .describe('Prices as data, beside `pricing`.');
 
+export const priceFromSchema = z
+  .object({
+    unit: z.enum(RATE_UNITS).describe('The main unit: the one most of the current rates are in.'),
+    price: z.number().min(0),
+    percent: z.number().min(0).max(100).nullable().describe('A percentage charged besides the price (card payments).'),
+    currency: z.enum(CURRENCIES).describe("The listing's currency."),
+    appliesTo: text.nullable(),
+    model: z.object({ id: text.describe('The id the API takes.'), name: text }).nullable().describe("The model it is for; null: the listing's own rate."),
+    source: sourceSchema,
+  })
+  .describe(
+    "A listing's price from: of its own rates and its current models' (deprecated and retired models, whose shutdown is announced or past, are left out), those in the main unit, the lowest percentage (a flat rate has none), then the lowest price.",
+  );
+
 export const rateLimitsSchema = z
   .object({
     limits: z.array(

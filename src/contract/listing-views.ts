@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AUTH_TYPES, CODE_LANGUAGES, LISTING_STATUSES, SDK_LANGUAGES } from './vocabulary';
 import { livenessSchema } from '../liveness/liveness.schema';
-import { factSourcesSchema, lifecycleSchema, marketsSchema, mcpServerSchema, modelSchema, pricesSchema, providerSchema, rateLimitsSchema } from './listing-facts';
+import { factSourcesSchema, priceFromSchema, lifecycleSchema, marketsSchema, mcpServerSchema, modelSchema, pricesSchema, providerSchema, rateLimitsSchema } from './listing-facts';
 
 /**
  * The published views of a listing, in zod: every field a view may show is defined once here (type and
@@ -74,6 +74,7 @@ export const LISTING_VIEW_FIELDS = {
   tasks: texts.nullable().describe('What the listing does, as task slugs (GET /api/v1/tasks names them in both languages); null where not recorded yet.'),
   mcpServers: z.array(mcpServerSchema).nullable().describe("The provider's official MCP servers; [] where it runs none, null where not recorded yet."),
   markets: marketsSchema.nullable().describe("A payment API's markets; null for other listings and where not recorded yet."),
+  priceFrom: priceFromSchema.nullable().describe("The lowest current rate in the listing's main unit, with the model it is for; null where no prices are recorded."),
   liveness: livenessSchema.nullable().describe("Whether what the listing points at still answers, from the directory's own probes; null when it has not been checked yet."),
   referralUrl: nullableText.describe('The directory takes no referral fees: null in summaries and details; the website in comparison rows, as the public directory sends it.'),
   curlExample: nullableText.describe('The first curl (bash) example, or null.'),
@@ -85,10 +86,10 @@ export const UNPUBLISHED_LISTING_FIELDS = ['domains', 'note'] as const;
 /** Fields of the content files that name other listings, which the detail shows resolved (slug, name, popularity...). */
 export const RESOLVED_LISTING_FIELDS = ['similarApis'] as const;
 /** Fields views add to a listing's own: resolved from the category and the code examples, the prober's findings, or for old clients. */
-export const DERIVED_LISTING_FIELDS = ['categoryCn', 'referralUrl', 'curlExample', 'liveness'] as const;
+export const DERIVED_LISTING_FIELDS = ['categoryCn', 'referralUrl', 'curlExample', 'liveness', 'priceFrom'] as const;
 
 /** The facts agents filter on, in every view of a listing. */
-const FACT_FIELDS = ['aliases', 'freeTier', 'openaiCompatible', 'authType', 'contextTokens', 'sdkLanguages', 'lifecycle', 'liveness'] as const;
+const FACT_FIELDS = ['aliases', 'freeTier', 'openaiCompatible', 'authType', 'contextTokens', 'sdkLanguages', 'lifecycle', 'liveness', 'priceFrom'] as const;
 /** The facts as data, with their sources: in full on a detail and a comparison row. */
 const DATA_FIELDS = ['models', 'prices', 'rateLimits', 'sources', 'openapiUrl', 'statusPageUrl', 'provider', 'tasks', 'mcpServers', 'markets'] as const;
 /** Kept for clients of the public directory this API stays compatible with. */

@@ -9,10 +9,18 @@ import type { CategoriesResponse, CompareResponse, ErrorsResponse, ListResponse,
  * found, one line per listing, how to go on), for clients that show or feed the model text only.
  */
 
+/** A listing's price from in words: `0.1 USD per 1m-input-tokens (gpt-6-luna)`, `2.9% + 0.3 USD per transaction`. */
+function priceFromText(from: ToolSummary['priceFrom']): string | null {
+  if (!from) return null;
+  const amount = `${from.percent ? `${from.percent}% + ` : ''}${from.price} ${from.currency} per ${from.unit}`;
+  return `${amount}${from.model ? ` (${from.model.id})` : ''}${from.appliesTo ? ` [${from.appliesTo}]` : ''}`;
+}
+
 /** One line of a listing: slug first (what the other tools take), then what it is and what it costs. */
 function summaryLine(position: number, tool: ToolSummary): string {
   const free = tool.freeTier ? ', free tier' : '';
-  return `${position}. ${tool.slug} — ${tool.name} [${tool.category}${free}]: ${tool.description} Pricing: ${tool.pricing}`;
+  const from = priceFromText(tool.priceFrom);
+  return `${position}. ${tool.slug} — ${tool.name} [${tool.category}${free}]: ${tool.description} Pricing: ${tool.pricing}${from ? ` From: ${from}.` : ''}`;
 }
 
 function nextPage(tool: string, cursor: string | null): string[] {
@@ -241,6 +249,7 @@ function unconfirmedFacts(tool: ToolDetail): string[] {
 export function detailText({ tool }: ToolDetailResponse): string {
   const citations = new Citations();
   const { cite } = citations;
+  const from = priceFromText(tool.priceFrom);
   const facts = [
     `Free tier: ${tool.freeTier ? 'yes' : 'no'}${cite(tool.sources?.freeTier ?? null)}`,
     `OpenAI-compatible: ${tool.openaiCompatible ? 'yes' : 'no'}${cite(tool.sources?.openaiCompatible ?? null)}`,
@@ -253,6 +262,7 @@ export function detailText({ tool }: ToolDetailResponse): string {
     tool.description,
     `Pricing: ${tool.pricing}`,
     `Authentication: ${tool.auth.join('; ')}`,
+    ...(from ? [`Price from: ${from}${cite(tool.priceFrom!.source)}`] : []),
     facts.join(' · '),
     ...(notConfirmed.length > 0 ? [`Not yet confirmed on the provider's pages: ${notConfirmed.join(', ')}.`] : []),
     ...(tool.lifecycle && !isPlainActive(tool.lifecycle)
@@ -288,7 +298,7 @@ export function compareText(comparison: CompareResponse): string {
   const rows = comparison.compared.map((tool) =>
     [
       `${tool.slug} — ${tool.name} [${tool.category}], ${tool.status}, popularity ${tool.popularity}`,
-      `  Pricing: ${tool.pricing ?? 'unknown'}`,
+      `  Pricing: ${tool.pricing ?? 'unknown'}${tool.priceFrom ? ` · from ${priceFromText(tool.priceFrom)}` : ''}`,
       `  Free tier: ${tool.freeTier ? 'yes' : 'no'} · OpenAI-compatible: ${tool.openaiCompatible ? 'yes' : 'no'} · auth: ${tool.authType}` +
         (tool.contextTokens ? ` · context: ${tokens(tool.contextTokens)} tokens` : ''),
       `  Rate limit: ${tool.rateLimit ?? 'unknown'}`,

@@ -32,7 +32,7 @@ const en = {
   modelsSort: 'Order',
   listingSorts: { relevance: 'Best match', popular: 'Most popular', price: 'Cheapest first (needs a price unit)', context: 'Largest context', checked: 'Most recently checked' } as Record<string, string>,
   orderedBy: (order: string, unit: string | null, withoutRate: number) =>
-    `Order: ${unit ? `cheapest first, by the lowest rate in ${unit}` : order.toLowerCase()}${withoutRate > 0 ? `; ${withoutRate} without such a rate come last` : ''}.`,
+    `Order: ${unit ? `cheapest first, by the lowest rate ${unit.replace(/^Per /, 'per ')}` : order.toLowerCase()}${withoutRate > 0 ? `; ${withoutRate} without such a rate come last` : ''}.`,
   modelSorts: { relevance: 'Best match', popular: 'Most providers', price: 'Cheapest first', context: 'Largest context', released: 'Newest', name: 'Name' } as Record<string, string>,
   modelKinds: {
     language: 'language', reasoning: 'reasoning', embedding: 'embedding', rerank: 'rerank', image: 'image', video: 'video', speech: 'speech',
@@ -104,6 +104,9 @@ const en = {
   searchTitle: (q: string | null) => (q ? `“${q}”: search` : 'Search'),
   searchDescription: 'Search the directory by topic, name, task or model, and narrow by category, free tier, OpenAI compatibility, authentication, context, SDK, price and lifecycle.',
   filtersLegend: 'Filters',
+  allResults: 'All results on the search page',
+  filtersSummary: 'Filters and order',
+  filtersSet: (n: number) => `(${n} set)`,
   filterLabels: {
     category: 'Category',
     freeTier: 'Free tier',
@@ -152,6 +155,8 @@ const en = {
   popularity: 'Popularity',
   popularityValue: (n: number) => `${n}/100`,
   freeTierBadge: 'Free tier',
+  cardPriceFrom: (amount: string, unit: string) => `from ${amount} ${unit.replace(/^Per /, 'per ')}`,
+  cardContext: (tokens: string) => `${tokens} context`,
   sponsoredBadge: 'Sponsored',
   sponsoredNotice: 'Sponsored listing. Its content is maintained independently by the directory, and sponsorship never changes search rank.',
   categoryTitle: (name: string) => `${name}: APIs by popularity`,
@@ -477,6 +482,9 @@ const zh: Messages = {
   searchTitle: (q: string | null) => (q ? `“${q}”的搜索结果` : '搜索'),
   searchDescription: '按主题、名称、任务或模型搜索目录，并按分类、免费额度、OpenAI 兼容、认证方式、上下文长度、SDK、价格和生命周期筛选。',
   filtersLegend: '筛选条件',
+  allResults: '在搜索页查看全部结果',
+  filtersSummary: '筛选与排序',
+  filtersSet: (n: number) => `（已设 ${n} 项）`,
   filterLabels: {
     category: '分类',
     freeTier: '免费额度',
@@ -525,6 +533,8 @@ const zh: Messages = {
   popularity: '热度',
   popularityValue: (n: number) => `${n}/100`,
   freeTierBadge: '有免费额度',
+  cardPriceFrom: (amount: string, unit: string) => `${unit} ${amount} 起`,
+  cardContext: (tokens: string) => `上下文 ${tokens}`,
   sponsoredBadge: '赞助',
   sponsoredNotice: '赞助条目。其内容由本目录独立维护，赞助不会影响搜索排名。',
   categoryTitle: (name: string) => `${name}：按热度排列的接口`,

@@ -18,7 +18,7 @@ import { renderErrorEntry } from '../error-reference/views/error-entry-view';
 import { relatedListings, renderListing } from '../listings/views/listing-views';
 
 /** Bump when what the projector writes changes: generations built by another version are rebuilt. */
-export const READ_MODEL_VERSION = '7';
+export const READ_MODEL_VERSION = '8';
 
 /** The writes of one batch, grouped by hash: one HSET or HDEL per hash, whatever the batch's size. */
 class Writes {

@@ -139,6 +139,65 @@ describe.each(LANGS)('a developer’s path in $lang', ({ prefix, htmlLang, query
       // The results are the search page's own: each card keeps its box for the comparison.
       expect(await page.locator('#results .card input[name="ids"]').count()).toBe(names.length);
       expect(await page.locator('#results form#pick').count()).toBe(1);
+      // The heading, title, canonical address and language link follow what was typed...
+      expect(await page.locator('h1').textContent()).toContain('vector');
+      expect(await page.title()).toContain('vector');
+      expect(await page.locator('link[rel="canonical"]').getAttribute('href')).toContain('q=vector');
+      const other = page.locator('a.lang');
+      expect(await other.getAttribute('href')).toContain('q=vector');
+      // ...so the other language keeps the query.
+      await Promise.all([page.waitForURL(/q=vector/), other.click()]);
+      expect(await page.locator('#q').inputValue()).toBe('vector');
+      // A filter set while typing is counted on the folded control.
+      await page.goto(`${origin}${prefix}/search?q=vector`);
+      expect(await page.locator('.count-set').textContent()).toBe('');
+      const filtered = page.waitForResponse((response) => response.url().includes('freeTier=true'));
+      await page.locator('details.fold > summary').click();
+      await page.selectOption('#f-freeTier', 'true');
+      await filtered;
+      await page.waitForFunction(() => document.querySelector('.count-set')!.textContent !== '');
+      expect(await page.locator('.count-set').textContent()).toMatch(/1/);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('suggests up to eight listings by name under the home page’s box as you type, with a link to all results', async () => {
+    const page = await withJs.newPage();
+    try {
+      await page.goto(`${origin}${prefix || '/'}${prefix ? '/' : ''}`);
+      const answered = page.waitForResponse((response) => response.url().includes('/search?q=api'));
+      await page.locator('#q').fill('api');
+      await answered;
+      await page.waitForSelector('#results ul.suggestions li');
+      const suggested = await page.locator('#results ul.suggestions li').count();
+      expect(suggested).toBeGreaterThan(0);
+      expect(suggested).toBeLessThanOrEqual(8);
+      expect(await page.locator('#results .card').count()).toBe(0);
+      expect(await page.locator('#results a.all').getAttribute('href')).toBe(`${prefix}/search?q=api`);
+      expect(await page.locator('#results ul.suggestions li a').first().getAttribute('href')).toMatch(new RegExp(`^${prefix}/apis/`));
+    } finally {
+      await page.close();
+    }
+  });
+});
+
+describe.each(LANGS)('the search page on a phone in $lang', ({ prefix, query }) => {
+  it('folds the filters behind one control and shows the first result inside the first screen, its facts as labels', async () => {
+    const page = await withoutJs.newPage();
+    try {
+      await page.setViewportSize({ width: 375, height: 667 });
+      await page.goto(`${origin}${prefix}/search?q=${encodeURIComponent(query)}`);
+      expect(await page.locator('details.fold').getAttribute('open')).toBeNull();
+      expect(await page.locator('#f-category').isVisible()).toBe(false);
+      const first = page.locator('#results .card').first();
+      const title = await first.locator('h3').evaluate((h) => h.getBoundingClientRect().bottom);
+      expect(title).toBeLessThanOrEqual(667);
+      expect(await first.locator('ul.labels li').count()).toBeGreaterThan(0);
+      // Unfolded, every filter is there.
+      await page.locator('details.fold > summary').click();
+      expect(await page.locator('#f-category').isVisible()).toBe(true);
+      await page.screenshot({ path: join(OUTPUT, `search-first-screen-${prefix ? 'zh' : 'en'}-375.png`) });
     } finally {
       await page.close();
     }

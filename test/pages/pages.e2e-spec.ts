@@ -541,7 +541,7 @@ describe('errors as pages', () => {
     expect(shown(html)).toEqual(json.results.map((r) => r.slug));
     expect(shown(html)).not.toEqual(shown(unordered));
     expect(html).toMatch(/<option value="price" selected(="")?>Cheapest first \(needs a price unit\)<\/option>/);
-    expect(html).toContain('Order: cheapest first, by the lowest rate in Per 1M input tokens');
+    expect(html).toContain('Order: cheapest first, by the lowest rate per 1M input tokens');
     expect(unordered).not.toContain('class="muted orderedby"');
     const zh = await (await get('/zh/search?q=chat&sort=context')).text();
     expect(zh).toMatch(/<option value="context" selected(="")?>上下文最大<\/option>/);

@@ -1,3 +1,4 @@
+import { priceFrom } from './price-from';
 import type { Category, Categories } from '../../categories/categories';
 import type { ErrorEntryDocument } from '../../error-reference/write/error-entry.document';
 import type { ListingDocument } from '../write/listing.document';
@@ -71,13 +72,15 @@ export function renderSummary(listing: ListingDocument, category: Category | und
  * What the views show of a listing beyond its own fields: the category's Chinese name, code examples with
  * a `title` beside `label` (the public directory's name for it), the first curl example on its own, and
  * `referralUrl`, null: the directory takes no referral fees, so it has no referral links; and the
- * listing's liveness as the prober published it (null: not checked yet).
+ * listing's liveness as the prober published it (null: not checked yet); its price from (./price-from.ts).
  */
 function viewOf(listing: ListingDocument, category: Category | undefined, liveness: Liveness | null): Record<string, unknown> {
+  const facts = withStaleness(listing);
   return {
     ...listing,
     liveness,
-    ...withStaleness(listing),
+    ...facts,
+    priceFrom: priceFrom(facts),
     categoryCn: category?.nameCn ?? null,
     codeExamples: listing.codeExamples.map(({ label, language, code }) => ({ label, title: label, language, code })),
     curlExample: listing.codeExamples.find((example) => example.language === 'bash')?.code ?? null,

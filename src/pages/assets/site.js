@@ -83,8 +83,6 @@
       results.replaceChildren();
       return;
     }
-    // The home page shows a short list under its box; the search page its usual page.
-    if (!onSearchPage) query.set('limit', '8');
     var mine = ++asked;
     fetch(searchPath + '?' + query.toString(), { headers: { accept: 'text/html' } })
       .then(function (response) {
@@ -97,12 +95,72 @@
         var page = new DOMParser().parseFromString(html, 'text/html');
         var fresh = page.getElementById('results');
         if (!fresh) return;
-        results.replaceChildren.apply(results, Array.prototype.slice.call(fresh.childNodes));
+        if (onSearchPage) {
+          results.replaceChildren.apply(results, Array.prototype.slice.call(fresh.childNodes));
+          keepInStep(page);
+          history.replaceState(null, '', location.pathname + (query.toString() ? '?' + query.toString() : ''));
+        } else {
+          suggest(fresh, query);
+        }
         var count = results.querySelector('.count');
         if (count) announce(count.textContent);
-        if (onSearchPage) history.replaceState(null, '', location.pathname + (query.toString() ? '?' + query.toString() : ''));
       })
       .catch(function () {});
+  }
+
+  // The search page's heading, title, canonical and language links follow the query, so switching to the
+  // other language or sharing the address keeps what was typed; so does the count of filters set.
+  function keepInStep(page) {
+    document.title = page.title;
+    [['h1', null], ['.count-set', null], ['link[rel="canonical"]', 'href'], ['link[rel="alternate"][hreflang]', 'href'], ['a.lang', 'href']].forEach(function (pair) {
+      var mine = document.querySelectorAll(pair[0]);
+      var theirs = page.querySelectorAll(pair[0]);
+      mine.forEach(function (element, i) {
+        if (!theirs[i]) return;
+        if (pair[1]) element.setAttribute(pair[1], theirs[i].getAttribute(pair[1]));
+        else element.textContent = theirs[i].textContent;
+      });
+    });
+  }
+
+  // The home page shows a short list of suggestions (name and category of the first eight), not cards,
+  // and a link to every result on the search page.
+  var SUGGESTIONS = 8;
+  function suggest(fresh, query) {
+    var list = document.createElement('ul');
+    list.className = 'suggestions';
+    Array.prototype.slice.call(fresh.querySelectorAll('.card'), 0, SUGGESTIONS).forEach(function (card) {
+      var link = card.querySelector('h3 a');
+      var category = card.querySelector('.meta a');
+      if (!link) return;
+      var item = document.createElement('li');
+      var a = document.createElement('a');
+      a.href = link.getAttribute('href');
+      a.textContent = link.textContent;
+      item.appendChild(a);
+      if (category) {
+        var small = document.createElement('span');
+        small.className = 'small muted';
+        small.textContent = ' · ' + category.textContent;
+        item.appendChild(small);
+      }
+      list.appendChild(item);
+    });
+    var parts = [];
+    var count = fresh.querySelector('.count');
+    if (count) {
+      var heading = document.createElement('p');
+      heading.className = 'count';
+      heading.textContent = count.textContent;
+      parts.push(heading);
+    }
+    if (list.childNodes.length > 0) parts.push(list);
+    var all = document.createElement('a');
+    all.href = searchPath + '?' + query.toString();
+    all.className = 'all';
+    all.textContent = form.getAttribute('data-all') || searchPath;
+    if (list.childNodes.length > 0) parts.push(all);
+    results.replaceChildren.apply(results, parts);
   }
 
   function later() {

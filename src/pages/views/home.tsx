@@ -19,6 +19,7 @@ export function SearchBox({ ctx, q, children }: { ctx: PageContext; q: string | 
       action={href(ctx, PAGE_PATHS.search)}
       method="get"
       data-live="results"
+      data-all={t.allResults}
     >
       <label for="q">{t.searchLabel}</label>
       <div class="row">

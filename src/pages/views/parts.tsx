@@ -64,12 +64,6 @@ export function ListingCard({ ctx, item, pickForm, categories }: { ctx: PageCont
         <a href={href(ctx, PAGE_PATHS.category(item.category))}>{localCategory(ctx, item, categories)}</a>
         {' · '}
         <Popularity ctx={ctx} value={item.popularity} />
-        {item.freeTier && (
-          <>
-            {' · '}
-            <span class="badge">{t.freeTierBadge}</span>
-          </>
-        )}
         {item.sponsored && (
           <>
             {' · '}
@@ -84,9 +78,7 @@ export function ListingCard({ ctx, item, pickForm, categories }: { ctx: PageCont
         )}
       </p>
       <p>{localDescription(ctx, item)}</p>
-      <p class="small" {...english(ctx)}>
-        {item.pricing}
-      </p>
+      <FactLabels ctx={ctx} item={item} />
       {pickForm && (
         <p class="pick">
           <input type="checkbox" id={`pick-${item.slug}`} name="ids" value={item.slug} form={pickForm} />
@@ -94,6 +86,30 @@ export function ListingCard({ ctx, item, pickForm, categories }: { ctx: PageCont
         </p>
       )}
     </li>
+  );
+}
+
+/**
+ * A card's facts as short labels instead of prose: price from, free tier, authentication, context, a
+ * lifecycle other than active, and what the prober found (where it has looked).
+ */
+function FactLabels({ ctx, item }: { ctx: PageContext; item: ToolSummary }) {
+  const { t } = ctx;
+  const price = item.priceFrom;
+  const lifecycle = item.lifecycle?.status;
+  return (
+    <ul class="labels">
+      {price && (
+        <li>
+          {t.cardPriceFrom(`${price.percent ? `${price.percent}% + ` : ''}${price.price} ${price.currency}`, t.rateUnits[price.unit] ?? price.unit)}
+        </li>
+      )}
+      {item.freeTier && <li class="good">{t.freeTierBadge}</li>}
+      <li>{t.authTypes[item.authType] ?? item.authType}</li>
+      {item.contextTokens !== null && <li>{t.cardContext(t.tokensInWords(item.contextTokens))}</li>}
+      {lifecycle && lifecycle !== 'active' && <li class="warn">{t.lifecycleStatuses[lifecycle] ?? lifecycle}</li>}
+      {item.liveness && <li class={item.liveness.state === 'ok' ? 'good' : 'warn'}>{t.liveStates[item.liveness.state]}</li>}
+    </ul>
   );
 }
 

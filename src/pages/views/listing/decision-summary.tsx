@@ -45,11 +45,11 @@ export function DecisionSummary({ ctx, tool }: { ctx: PageContext; tool: ToolDet
           <dd>
             {price ? (
               <>
-                <strong>{rateText(ctx, price.rate, price.currency)}</strong>
-                {price.model && (
+                <strong>{rateText(ctx, { ...price, note: null }, price.currency)}</strong>
+                {price.entry && (
                   <>
                     {' · '}
-                    <ModelLink ctx={ctx} model={price.model} />
+                    <ModelLink ctx={ctx} model={price.entry} />
                   </>
                 )}{' '}
                 <SourceMark ctx={ctx} source={price.source} />

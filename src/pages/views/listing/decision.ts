@@ -1,7 +1,6 @@
 import type { z } from 'zod';
-import type { rateLimitsSchema, rateSchema, sourceSchema } from '../../../contract/listing-facts';
+import type { rateLimitsSchema, sourceSchema } from '../../../contract/listing-facts';
 import type { ToolDetail } from '../../../contract/listing-views';
-import { RATE_UNITS, type RateUnit } from '../../../contract/vocabulary';
 import { isCurrent } from '../../../listings/write/listing-facts';
 
 /**
@@ -10,7 +9,6 @@ import { isCurrent } from '../../../listings/write/listing-facts';
  * any later adapter agree on what "price from" or "retiring" means.
  */
 
-type Rate = z.infer<typeof rateSchema>;
 type Source = z.infer<typeof sourceSchema>;
 type Model = NonNullable<ToolDetail['models']>[number];
 type Limit = z.infer<typeof rateLimitsSchema>['limits'][number];
@@ -23,19 +21,9 @@ export interface NamedModel {
   entry: string;
 }
 
-export interface PriceFrom {
-  rate: Rate;
-  currency: string;
-  /** The model the rate is for; null: the listing's own rate. */
-  model: NamedModel | null;
-  source: Source;
-  /** How many current rates the listing has in that unit (the lowest is one of them). */
-  among: number;
-}
-
 export interface DecisionFacts {
-  /** The lowest current rate in the listing's main unit; null where it publishes no prices. */
-  price: PriceFrom | null;
+  /** The listing's price from (src/listings/views/price-from.ts), with its model's page; null where it publishes no prices. */
+  price: (NonNullable<ToolDetail['priceFrom']> & { entry: NamedModel | null }) | null;
   /** The first free allowance, where the prices state one. */
   freeQuota: NonNullable<ToolDetail['prices']>['freeQuota'][number] | null;
   /** The headline rate limit (see decisionFacts); null where none is recorded. */
@@ -50,43 +38,6 @@ export const modelEntryOf = (slug: string, model: Model): NamedModel => ({
   entry: model.canonical ?? `${slug}/${model.id}`.toLowerCase(),
 });
 
-/**
- * The unit most of the listing's current rates are in (a language-model API's input tokens, a payment API's
- * transactions), ties going to the unit listed first in RATE_UNITS; `other` only where nothing else is.
- */
-function mainUnit(rates: ReadonlyArray<{ rate: Rate }>): RateUnit | null {
-  const counts = new Map<RateUnit, number>();
-  for (const { rate } of rates) counts.set(rate.unit, (counts.get(rate.unit) ?? 0) + 1);
-  let best: RateUnit | null = null;
-  for (const unit of RATE_UNITS) {
-    const count = counts.get(unit) ?? 0;
-    if (count > 0 && (best === null || best === 'other' || count > counts.get(best)!)) best = unit;
-  }
-  return best;
-}
-
-/** The lowest current rate in the main unit: a flat rate before one with a percentage, then by price. */
-export function priceFrom(tool: ToolDetail): PriceFrom | null {
-  const prices = tool.prices;
-  if (!prices) return null;
-  const current = (tool.models ?? []).filter((model) => isCurrent(model.lifecycle));
-  const rates = [
-    ...prices.rates.map((rate) => ({ rate, model: null as Model | null })),
-    ...current.flatMap((model) => model.prices.map((rate) => ({ rate, model: model as Model | null }))),
-  ];
-  const unit = mainUnit(rates);
-  if (unit === null) return null;
-  const inUnit = rates.filter(({ rate }) => rate.unit === unit);
-  const [lowest] = [...inUnit].sort((a, b) => Number(Boolean(a.rate.percent)) - Number(Boolean(b.rate.percent)) || a.rate.price - b.rate.price);
-  return {
-    rate: lowest.rate,
-    currency: prices.currency,
-    model: lowest.model ? modelEntryOf(tool.slug, lowest.model) : null,
-    source: lowest.rate.source ?? lowest.model?.source ?? prices.source,
-    among: inUnit.length,
-  };
-}
-
 /** Context applies to an API that serves models with one, states one, or is a language-model API. */
 function contextOf(tool: ToolDetail): DecisionFacts['context'] {
   const current = (tool.models ?? []).filter((model) => isCurrent(model.lifecycle) && model.contextTokens !== null);
@@ -98,10 +49,15 @@ function contextOf(tool: ToolDetail): DecisionFacts['context'] {
   return undefined;
 }
 
+function modelNamed(tool: ToolDetail, id: string | null): NamedModel | null {
+  const model = id === null ? undefined : tool.models?.find((m) => m.id === id);
+  return model ? modelEntryOf(tool.slug, model) : null;
+}
+
 export function decisionFacts(tool: ToolDetail): DecisionFacts {
   const limits = tool.rateLimits;
   return {
-    price: priceFrom(tool),
+    price: tool.priceFrom && { ...tool.priceFrom, entry: modelNamed(tool, tool.priceFrom.model?.id ?? null) },
     freeQuota: tool.prices?.freeQuota[0] ?? null,
     // The headline limit: the first one for the whole API, else the first (for the model or endpoint it names).
     rateLimit: limits && limits.limits.length > 0 ? { limit: limits.limits.find((limit) => !limit.appliesTo) ?? limits.limits[0], source: limits.source, count: limits.limits.length } : null,
