@@ -107,6 +107,19 @@ describe('GET /api/v1/tools/{slug}', () => {
     expect(body.error).toContain('no-such-api');
   });
 
+  it('names the listings a mistyped slug most likely meant (didYouMean), best first', async () => {
+    for (const [typed, meant] of [
+      ['opnai', 'openai'],
+      ['anthropic-claude', 'anthropic'],
+      ['elevenlab', 'elevenlabs'],
+    ]) {
+      const { status, body } = await getJson(url(`/api/v1/tools/${typed}`));
+      expect({ typed, status, first: body.didYouMean?.[0] }).toEqual({ typed, status: 404, first: meant });
+      expect(body.didYouMean.length).toBeLessThanOrEqual(3);
+      expect(body.detail).toContain(`did you mean ${body.didYouMean.join(', ')}?`);
+    }
+  });
+
   it('serves ETag and Cache-Control, and 304 on If-None-Match', async () => {
     // Uncompressed: the strong ETag (compressed forms have weak tags of their own, see compression.e2e-spec).
     const plain = { 'accept-encoding': 'identity' };

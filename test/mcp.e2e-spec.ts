@@ -471,7 +471,8 @@ describe('over Streamable HTTP at /mcp', () => {
   });
 
   it('turns bad input into a tool error that says what is wrong, never a protocol error', async () => {
-    expect(await toolError('get_tool', { slug: 'no-such-tool' })).toBe(`no tool with slug 'no-such-tool'; search_tools with query "no-such-tool" finds the right slug`);
+    expect(await toolError('get_tool', { slug: 'no-such-tool' })).toMatch(/^no tool with slug 'no-such-tool'; (did you mean [a-z0-9, -]+\? )?search_tools with query "no-such-tool" finds the right slug$/);
+    expect(await toolError('get_tool', { slug: 'opnai' })).toMatch(/^no tool with slug 'opnai'; did you mean openai[,?]/);
     expect(await toolError('list_tools', { limit: 'abc' })).toMatch(/'limit' must be a whole number from 1 to 100, got 'abc'/);
     expect(await toolError('search_tools', { query: 'x', limit: 0 })).toMatch(/'limit' must be a whole number from 1 to 100, got 0/);
     expect(await toolError('search_tools', {})).toMatch(/'query' is required/);

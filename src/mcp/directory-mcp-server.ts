@@ -97,7 +97,7 @@ export class DirectoryMcpServer {
       return { content: [{ type: 'text', text: tool.text(output, query) }], structuredContent: output };
     } catch (error) {
       const problem = this.problemOf(error, tool.name);
-      const text = problem.status === 404 && tool.notFound ? tool.notFound(args, problem.detail) : problem.detail;
+      const text = problem.status === 404 && tool.notFound ? tool.notFound(args, problem.detail, (problem.extra ?? {}) as Record<string, unknown>) : problem.detail;
       return { content: [{ type: 'text', text }], isError: true };
     }
   }

@@ -53,7 +53,7 @@ export interface DirectoryTool<Shape extends z.ZodRawShape, Output, Q extends Qu
   /** The answer as text an agent reads. */
   text(output: Output, query: Q): string;
   /** The message when the query finds nothing to answer with (a 404): the HTTP API's points at HTTP routes. */
-  notFound?(args: z.infer<z.ZodObject<Shape>>, detail: string): string;
+  notFound?(args: z.infer<z.ZodObject<Shape>>, detail: string, extra: Record<string, unknown>): string;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -167,7 +167,10 @@ const getTool = defineTool({
   outputSchema: detailOutputSchema,
   query: ({ slug }) => new GetToolQuery(slug),
   text: detailText,
-  notFound: ({ slug }) => `no tool with slug '${slug.toLowerCase()}'; search_tools with query "${slug}" finds the right slug`,
+  notFound: ({ slug }, _, { didYouMean }) => {
+    const closest = Array.isArray(didYouMean) && didYouMean.length > 0 ? `did you mean ${didYouMean.join(', ')}? ` : '';
+    return `no tool with slug '${slug.toLowerCase()}'; ${closest}search_tools with query "${slug}" finds the right slug`;
+  },
 });
 
 const compareTools = defineTool({
@@ -177,7 +180,7 @@ const compareTools = defineTool({
     `Put ${MIN_COMPARE} to ${MAX_COMPARE} APIs side by side with the same fields for each: pricing, free tier, ` +
     'authentication, rate limit, latency, max tokens, context, endpoints, SDKs, features, status, popularity, and the ' +
     'facts as data: models, prices and rate limits, each with its source. rates puts the lowest flat US-dollar rate of each unit ' +
-    "side by side (each listing's own or one of its models'; rates with a percentage are left out). Slugs that are not in the directory are listed in notFound.",
+    "side by side (each listing's own or one of its current models'; deprecated models and rates with a percentage are left out). Slugs that are not in the directory are listed in notFound.",
   inputSchema: {
     ids: z
       .union([z.string(), z.array(z.string())], { error: mustBe('ids', `${MIN_COMPARE} to ${MAX_COMPARE} comma-separated tool slugs, e.g. "openai,anthropic"`) })

@@ -374,7 +374,7 @@ export const OPENAPI_DOCUMENT = {
           200: ok('The listing (with asOf: as it was then, and `asOf` echoed).', { oneOf: [ref('ToolDetailResponse'), ref('ToolAsOfResponse')] }),
           304: notModified,
           400: problem('`asOf` is not a day or a UTC moment; `parameter` names it.'),
-          404: problem('No listing has this slug (or, with asOf, none had by then).'),
+          404: problem('No listing has this slug (or, with asOf, none had by then); `didYouMean` lists up to three listings it most likely meant.'),
           410: goneProblem('The listing was withdrawn from the directory or retired by its provider (or, with asOf, was withdrawn at that moment): `gone`, `since`, `reason` and `replacedBy` say when, why and what to use instead.'),
           414: responseRef('UriTooLong'),
           503: unavailable,

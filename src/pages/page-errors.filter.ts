@@ -38,7 +38,7 @@ export class RouteNotFound extends ApiProblem {
 
 /**
  * Errors of the pages become pages in the site's style, in the page's language, with the problem's status
- * (and its headers: Retry-After on a 429), never cached: an unknown listing (404, with a search for its
+ * (and its headers: Retry-After on a 429), never cached: an unknown listing (404, with the closest listings and a search for its
  * slug), a withdrawn or retired one (410, naming when, why and what to use instead), a bad parameter
  * (400), a spent search budget (429), an unreachable store (503), anything unexpected (500, logged).
  */
@@ -75,14 +75,14 @@ export class PageErrorFilter implements ExceptionFilter {
  */
 export function sendErrorPage(request: FastifyRequest, reply: FastifyReply, problem: ApiProblem): void {
   const lang = langOfPath(request.url);
-  const extra = problem.extra as { slug?: string; gone?: 'withdrawn' | 'retired'; since?: string | null; reason?: string | null; replacedBy?: string[] };
+  const extra = problem.extra as { slug?: string; didYouMean?: string[]; gone?: 'withdrawn' | 'retired'; since?: string | null; reason?: string | null; replacedBy?: string[] };
   const gone: CompareResponse['gone'][number] | null =
     problem.status === 410 && extra.slug && extra.gone
       ? { slug: extra.slug, status: extra.gone, since: extra.since ?? null, reason: extra.reason ?? null, replacedBy: extra.replacedBy ?? [] }
       : null;
   const missingSlug = problem.status === 404 && typeof extra.slug === 'string' ? extra.slug : null;
   const path = withoutLang(request.url);
-  const html = renderDocument(ErrorPage({ ctx: pageContext(lang, path, ''), status: problem.status, detail: problem.detail, gone, missingSlug }));
+  const html = renderDocument(ErrorPage({ ctx: pageContext(lang, path, ''), status: problem.status, detail: problem.detail, gone, missingSlug, closest: missingSlug ? (extra.didYouMean ?? []) : [] }));
   reply.code(problem.status).header('content-type', 'text/html; charset=utf-8').header('cache-control', 'no-store').header('content-security-policy', PAGE_CSP);
   for (const name in problem.headers) reply.header(name, problem.headers[name]);
   void reply.send(html);

@@ -194,6 +194,14 @@ describe.each(LANGS)('the search page on a phone in $lang', ({ prefix, query }) 
       const title = await first.locator('h3').evaluate((h) => h.getBoundingClientRect().bottom);
       expect(title).toBeLessThanOrEqual(667);
       expect(await first.locator('ul.labels li').count()).toBeGreaterThan(0);
+      // The compare button is far down the page until a box is ticked; then it stays at the screen's foot.
+      const button = page.locator('form#pick button[type="submit"]');
+      const inView = () => button.evaluate((b) => { const r = b.getBoundingClientRect(); return r.top >= 0 && r.bottom <= window.innerHeight; });
+      expect(await inView()).toBe(false);
+      await first.locator('input[name="ids"]').check();
+      await page.evaluate(() => window.scrollTo(0, 0));
+      expect(await inView()).toBe(true);
+      await first.locator('input[name="ids"]').uncheck();
       // Unfolded, every filter is there.
       await page.locator('details.fold > summary').click();
       expect(await page.locator('#f-category').isVisible()).toBe(true);

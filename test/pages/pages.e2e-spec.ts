@@ -460,6 +460,26 @@ describe('errors as pages', () => {
     expect(html).not.toContain('rel="alternate" hreflang');
   });
 
+  it('shows code spans of error texts as code, and labels with a full-width colon on Chinese pages', async () => {
+    const en = await page('/errors?provider=anthropic');
+    expect(en).toContain('(error type <code>rate_limit_error</code>)');
+    expect(en).not.toContain('`rate_limit_error`');
+    expect(en).toContain('<strong>Cause: </strong>');
+    const zh = await page('/zh/errors?provider=anthropic');
+    expect(zh).toContain('（错误类型为 <code>rate_limit_error</code>）');
+    expect(zh).toContain('<strong>原因：</strong>');
+    expect(zh).not.toMatch(/原因:/);
+    expect(await page('/zh/apis/anthropic')).toContain('<strong>原因：</strong>');
+  });
+
+  it('offers the listings a mistyped listing path most likely meant', async () => {
+    const answer = await get('/apis/opnai');
+    expect(answer.status).toBe(404);
+    const html = await answer.text();
+    expect(html).toMatch(/Did you mean: <a href="\/apis\/openai">openai<\/a>/);
+    expect(await (await get('/zh/apis/opnai')).text()).toMatch(/您要找的可能是：<a href="\/zh\/apis\/openai">openai<\/a>/);
+  });
+
   it('answers a browser past its request budget with a 429 page, Retry-After kept; an agent and a JSON route with the problem document', async () => {
     const limited = await startService('pages-429', { RATE_LIMIT_PER_MINUTE: '1' });
     try {

@@ -27,7 +27,7 @@ export function ChangeList({ ctx, changes }: { ctx: PageContext; changes: Latest
           {change.changedFields && change.changedFields.length > 0 && (
             <span class="small">
               {' '}
-              · {t.changedFields}: {change.changedFields.map((field, i) => (
+              · {t.changedFields}{t.colon}{change.changedFields.map((field, i) => (
                 <>
                   {i > 0 && ', '}
                   <code>{field}</code>
@@ -44,7 +44,7 @@ export function ChangeList({ ctx, changes }: { ctx: PageContext; changes: Latest
           {change.replacedBy && change.replacedBy.length > 0 && (
             <span class="small">
               {' '}
-              · {t.replacedBy}:{' '}
+              · {t.replacedBy}{t.colon}
               {change.replacedBy.map((slug, i) => (
                 <>
                   {i > 0 && ', '}

@@ -199,7 +199,7 @@ export function ComparePage({ ctx, ids, result, notFound, gone, error, popular, 
       )}
       {unknown.length > 0 && (
         <p class="alert">
-          {t.notFoundIds}: {unknown.map((slug, i) => (
+          {t.notFoundIds}{t.colon}{unknown.map((slug, i) => (
             <>
               {i > 0 && ', '}
               <code>{slug}</code>
@@ -209,7 +209,7 @@ export function ComparePage({ ctx, ids, result, notFound, gone, error, popular, 
       )}
       {goneOnes.length > 0 && (
         <div class="alert">
-          <p>{t.goneIds}:</p>
+          <p>{t.goneIds}{t.colon}</p>
           <ul>
             {goneOnes.map((listing) => (
               <li>
@@ -218,7 +218,7 @@ export function ComparePage({ ctx, ids, result, notFound, gone, error, popular, 
                 {listing.replacedBy.length > 0 && (
                   <>
                     {' '}
-                    {t.useInstead}:{' '}
+                    {t.useInstead}{t.colon}
                     {listing.replacedBy.map((slug, i) => (
                       <>
                         {i > 0 && ', '}

@@ -14,10 +14,12 @@ export interface ErrorPageProps {
   gone?: Gone | null;
   /** An unknown listing: its slug, to search for. */
   missingSlug?: string | null;
+  /** For an unknown listing: the listings it most likely meant (the 404's didYouMean). */
+  closest?: string[];
 }
 
 /** Any error in the site's style: 404, 410 (naming the successor), 400, 429, 503, 500. */
-export function ErrorPage({ ctx, status, detail, gone, missingSlug }: ErrorPageProps) {
+export function ErrorPage({ ctx, status, detail, gone, missingSlug, closest = [] }: ErrorPageProps) {
   const { t } = ctx;
   const [title, text] =
     status === 404
@@ -72,6 +74,18 @@ export function ErrorPage({ ctx, status, detail, gone, missingSlug }: ErrorPageP
               <a href={`/api/v1/tools/${encodeURIComponent(gone.slug)}/history`}>{`/api/v1/tools/${gone.slug}/history`}</a>
             </dd>
           </dl>
+        )}
+        {closest.length > 0 && (
+          <p>
+            {t.didYouMean}
+            {t.colon}
+            {closest.map((slug, i) => (
+              <>
+                {i > 0 && ', '}
+                <a href={href(ctx, PAGE_PATHS.listing(slug))}>{slug}</a>
+              </>
+            ))}
+          </p>
         )}
         {missingSlug && (
           <p>

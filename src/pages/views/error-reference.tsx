@@ -2,7 +2,7 @@ import type { ErrorEntryView } from '../../contract/listing-views';
 import type { ErrorsResponse } from '../../contract/responses';
 import { PAGE_PATHS } from '../page-paths';
 import { href, Layout, PageContext } from './layout';
-import { CodeBlock } from './parts';
+import { CodeBlock, Inline } from './parts';
 
 export interface ErrorReferencePageProps {
   ctx: PageContext;
@@ -59,20 +59,20 @@ export function ErrorReferencePage({ ctx, errors, all }: ErrorReferencePageProps
           {entries.map((entry) => (
             <div class="err" id={entry.id}>
               <h3>
-                <span class="status">{entry.status}</span> {zh ? entry.titleCn : entry.title}
+                <span class="status">{entry.status}</span> <Inline text={zh ? entry.titleCn : entry.title} />
               </h3>
               <p>
-                <strong>{t.cause}:</strong> {zh ? entry.causeCn : entry.cause}
+                <strong>{t.cause}{t.colon}</strong><Inline text={zh ? entry.causeCn : entry.cause} />
               </p>
               <p>
-                <strong>{t.fix}:</strong> {zh ? entry.fixCn : entry.fix}
+                <strong>{t.fix}{t.colon}</strong><Inline text={zh ? entry.fixCn : entry.fix} />
               </p>
               {entry.rateLimitsUrl && (
                 <p>
                   <a href={`${href(ctx, PAGE_PATHS.listing(provider))}#rate-limits`}>{t.rateLimitsAsData}</a>
                 </p>
               )}
-              {entry.curlExample && <CodeBlock ctx={ctx} id={`code-${entry.id}`} label={`${t.example}: ${entry.status}`} language="bash" code={entry.curlExample} />}
+              {entry.curlExample && <CodeBlock ctx={ctx} id={`code-${entry.id}`} label={`${t.example}${t.colon}${entry.status}`} language="bash" code={entry.curlExample} />}
             </div>
           ))}
         </section>

@@ -147,7 +147,7 @@ export function ModelPage({ ctx, detail }: ModelPageProps) {
           <p>{t.modelRetiring(model.lifecycle.retiresAt)}</p>
           {model.lifecycle.replacedBy.length > 0 && (
             <p>
-              {t.modelReplacedBy}:{' '}
+              {t.modelReplacedBy}{t.colon}
               {model.lifecycle.replacedBy.map((id, i) => (
                 <>
                   {i > 0 && ', '}

@@ -199,13 +199,23 @@ export function Wide({ ctx, label, children }: { ctx: PageContext; label: string
   );
 }
 
+/**
+ * A text with its markdown code spans (`like this`) as code, and nothing else taken from it: the rest stays
+ * text, so whatever a field holds, it cannot make markup. An unpaired backtick stays as it is.
+ */
+export function Inline({ text }: { text: string }) {
+  const parts = text.split(/`([^`\n]+)`/);
+  if (parts.length === 1) return <>{text}</>;
+  return <>{parts.map((part, i) => (i % 2 === 1 ? <code>{part}</code> : part))}</>;
+}
+
 /** A list of short texts, or "none listed". */
 export function TextList({ ctx, items, code = false }: { ctx: PageContext; items: string[]; code?: boolean }) {
   if (items.length === 0) return <p class="muted">{ctx.t.noneListed}</p>;
   return (
     <ul {...english(ctx)}>
       {items.map((item) => (
-        <li>{code ? <code>{item}</code> : item}</li>
+        <li>{code ? <code>{item}</code> : <Inline text={item} />}</li>
       ))}
     </ul>
   );

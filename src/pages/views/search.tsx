@@ -1,29 +1,14 @@
-import type { ComponentChildren } from "preact";
-import {
-  FILTER_NAMES,
-  FilterName,
-  LISTING_FILTERS,
-  LISTING_SORTS,
-} from "../../contract/listing-filters";
-import { LIVE_FILTER_VALUES } from "../../liveness/liveness.schema";
-import type {
-  CategoriesResponse,
-  SearchResponse,
-  TasksResponse,
-} from "../../contract/responses";
-import {
-  COMPARED_RATE_UNITS,
-  LIFECYCLE_STATUSES,
-  MCP_FILTER_VALUES,
-  PAYMENT_METHOD_NAMES,
-  PAYMENT_METHODS,
-} from "../../contract/vocabulary";
-import { AUTH_TYPES, SDK_LANGUAGES } from "../../contract/vocabulary";
-import { PAGE_PATHS } from "../page-paths";
-import { SearchBox } from "./home";
-import { itemList } from "./json-ld";
-import { absolute, href, Layout, PageContext } from "./layout";
-import { ListingCard, localName, Pager, PickForm } from "./parts";
+import type { ComponentChildren } from 'preact';
+import { FILTER_NAMES, FilterName, LISTING_FILTERS, LISTING_SORTS } from '../../contract/listing-filters';
+import { LIVE_FILTER_VALUES } from '../../liveness/liveness.schema';
+import type { CategoriesResponse, SearchResponse, TasksResponse } from '../../contract/responses';
+import { COMPARED_RATE_UNITS, LIFECYCLE_STATUSES, MCP_FILTER_VALUES, PAYMENT_METHOD_NAMES, PAYMENT_METHODS } from '../../contract/vocabulary';
+import { AUTH_TYPES, SDK_LANGUAGES } from '../../contract/vocabulary';
+import { PAGE_PATHS } from '../page-paths';
+import { SearchBox } from './home';
+import { itemList } from './json-ld';
+import { absolute, href, Layout, PageContext } from './layout';
+import { ListingCard, localName, Pager, PickForm } from './parts';
 
 /** The filter values as the form shows them (what the request gave, or nothing). */
 export type FilterValues = Record<FilterName, string>;
@@ -34,7 +19,7 @@ export interface SearchPageProps {
   values: FilterValues;
   categories: CategoriesResponse;
   /** The task list, for the task filter. */
-  tasks: TasksResponse["tasks"];
+  tasks: TasksResponse['tasks'];
   /** The answer; null when the request was refused (`error` says why). */
   result: SearchResponse | null;
   error: string | null;
@@ -67,15 +52,7 @@ function SortControl({ ctx, value }: { ctx: PageContext; value: string }) {
  * Every filter and the order behind one control that says how many are set, folded: the results, not the
  * form, fill the first screen of a phone. Opened, the common filters come first, the rest folded again.
  */
-function FiltersFold({
-  ctx,
-  set,
-  children,
-}: {
-  ctx: PageContext;
-  set: number;
-  children: ComponentChildren;
-}) {
+function FiltersFold({ ctx, set, children }: { ctx: PageContext; set: number; children: ComponentChildren }) {
   return (
     <details class="fold">
       <summary>
@@ -88,35 +65,10 @@ function FiltersFold({
 }
 
 /** The filters of the facts as data and of lifecycle: folded away until one is set, so a phone shows the common ones first. */
-const MORE_FILTERS = new Set<FilterName>([
-  "model",
-  "maxPrice",
-  "priceUnit",
-  "freeQuota",
-  "lifecycle",
-  "retiringWithin",
-  "includeRetired",
-  "mcp",
-  "providerCountry",
-  "dataRegion",
-  "buyerCountry",
-  "paymentMethod",
-]);
+const MORE_FILTERS = new Set<FilterName>(['model', 'maxPrice', 'priceUnit', 'freeQuota', 'lifecycle', 'retiringWithin', 'includeRetired', 'mcp', 'providerCountry', 'dataRegion', 'buyerCountry', 'paymentMethod']);
 
 /** One control per filter of LISTING_FILTERS, by its kind. */
-function FilterControl({
-  ctx,
-  name,
-  value,
-  categories,
-  tasks,
-}: {
-  ctx: PageContext;
-  name: FilterName;
-  value: string;
-  categories: CategoriesResponse;
-  tasks: TasksResponse["tasks"];
-}) {
+function FilterControl({ ctx, name, value, categories, tasks }: { ctx: PageContext; name: FilterName; value: string; categories: CategoriesResponse; tasks: TasksResponse['tasks'] }) {
   const { t } = ctx;
   const id = `f-${name}`;
   const kind = LISTING_FILTERS[name].kind;
@@ -132,125 +84,53 @@ function FilterControl({
   );
   let control;
   switch (kind) {
-    case "category":
-      control = select(
-        categories.categories.map((c) => [c.slug, localName(ctx, c)]),
-      );
+    case 'category':
+      control = select(categories.categories.map((c) => [c.slug, localName(ctx, c)]));
       break;
-    case "boolean":
+    case 'boolean':
       control = select([
-        ["true", t.yes],
-        ["false", t.no],
+        ['true', t.yes],
+        ['false', t.no],
       ]);
       break;
-    case "auth":
+    case 'auth':
       control = select(AUTH_TYPES.map((a) => [a, t.authTypes[a]]));
       break;
-    case "sdk":
+    case 'sdk':
       control = select(SDK_LANGUAGES.map((s) => [s, s]));
       break;
-    case "tokens":
-      control = (
-        <input
-          type="text"
-          id={id}
-          name={name}
-          value={value}
-          inputmode="numeric"
-          placeholder={t.minContextHint}
-          size={8}
-        />
-      );
+    case 'tokens':
+      control = <input type="text" id={id} name={name} value={value} inputmode="numeric" placeholder={t.minContextHint} size={8} />;
       break;
-    case "lifecycle":
-      control = select(
-        LIFECYCLE_STATUSES.map((status) => [
-          status,
-          t.lifecycleStatuses[status],
-        ]),
-      );
+    case 'lifecycle':
+      control = select(LIFECYCLE_STATUSES.map((status) => [status, t.lifecycleStatuses[status]]));
       break;
-    case "days":
-      control = (
-        <input
-          type="text"
-          id={id}
-          name={name}
-          value={value}
-          placeholder={t.daysHint}
-          size={8}
-        />
-      );
+    case 'days':
+      control = <input type="text" id={id} name={name} value={value} placeholder={t.daysHint} size={8} />;
       break;
-    case "model":
-      control = (
-        <input
-          type="text"
-          id={id}
-          name={name}
-          value={value}
-          placeholder={t.modelHint}
-          size={16}
-          spellcheck={false}
-          autocapitalize="off"
-        />
-      );
+    case 'model':
+      control = <input type="text" id={id} name={name} value={value} placeholder={t.modelHint} size={16} spellcheck={false} autocapitalize="off" />;
       break;
-    case "amount":
-      control = (
-        <input
-          type="text"
-          id={id}
-          name={name}
-          value={value}
-          inputmode="decimal"
-          size={8}
-        />
-      );
+    case 'amount':
+      control = <input type="text" id={id} name={name} value={value} inputmode="decimal" size={8} />;
       break;
-    case "unit":
-      control = select(
-        COMPARED_RATE_UNITS.map((unit) => [unit, t.rateUnits[unit]]),
-      );
+    case 'unit':
+      control = select(COMPARED_RATE_UNITS.map((unit) => [unit, t.rateUnits[unit]]));
       break;
-    case "live":
-      control = select(
-        LIVE_FILTER_VALUES.map((state) => [state, t.liveStates[state]]),
-      );
+    case 'live':
+      control = select(LIVE_FILTER_VALUES.map((state) => [state, t.liveStates[state]]));
       break;
-    case "mcp":
+    case 'mcp':
       control = select(MCP_FILTER_VALUES.map((v) => [v, t.mcpValues[v]]));
       break;
-    case "paymentMethod":
-      control = select(
-        PAYMENT_METHODS.map((method) => [
-          method,
-          PAYMENT_METHOD_NAMES[method][ctx.lang === "zh" ? 1 : 0],
-        ]),
-      );
+    case 'paymentMethod':
+      control = select(PAYMENT_METHODS.map((method) => [method, PAYMENT_METHOD_NAMES[method][ctx.lang === 'zh' ? 1 : 0]]));
       break;
-    case "slug":
-      control = select(
-        tasks.map((task) => [
-          task.slug,
-          ctx.lang === "zh" ? task.nameCn : task.name,
-        ]),
-      );
+    case 'slug':
+      control = select(tasks.map((task) => [task.slug, ctx.lang === 'zh' ? task.nameCn : task.name]));
       break;
-    case "country":
-      control = (
-        <input
-          type="text"
-          id={id}
-          name={name}
-          value={value}
-          placeholder={t.countryHint}
-          size={4}
-          maxlength={2}
-          spellcheck={false}
-          autocapitalize="off"
-        />
-      );
+    case 'country':
+      control = <input type="text" id={id} name={name} value={value} placeholder={t.countryHint} size={4} maxlength={2} spellcheck={false} autocapitalize="off" />;
       break;
   }
   return (
@@ -261,31 +141,15 @@ function FilterControl({
   );
 }
 
-export function SearchResults({
-  ctx,
-  result,
-  firstPage,
-  nextPage,
-  categories,
-}: {
-  ctx: PageContext;
-  result: SearchResponse;
-  firstPage: string | null;
-  nextPage: string | null;
-  categories: CategoriesResponse;
-}) {
+export function SearchResults({ ctx, result, firstPage, nextPage, categories }: { ctx: PageContext; result: SearchResponse; firstPage: string | null; nextPage: string | null; categories: CategoriesResponse }) {
   const { t } = ctx;
   const names = new Map(categories.categories.map((c) => [c.slug, c]));
   return (
     <>
       <h2 class="count">{t.resultsCount(result.total, result.returned)}</h2>
-      {result.sort.by !== "relevance" && result.sort.by !== "popular" && (
+      {result.sort.by !== 'relevance' && result.sort.by !== 'popular' && (
         <p class="muted orderedby">
-          {t.orderedBy(
-            t.listingSorts[result.sort.by],
-            result.sort.priceUnit ? t.rateUnits[result.sort.priceUnit] : null,
-            result.sort.withoutRate,
-          )}
+          {t.orderedBy(t.listingSorts[result.sort.by], result.sort.priceUnit ? t.rateUnits[result.sort.priceUnit] : null, result.sort.withoutRate)}
         </p>
       )}
       {result.interpretation.length > 0 && (
@@ -294,10 +158,8 @@ export function SearchResults({
           <ul>
             {result.interpretation.map((item) => (
               <li>
-                <q>{item.input}</q> → {item.matchedAs.join(", ")}{" "}
-                <span class="muted">
-                  ({item.via.map((via) => t.viaNames[via] ?? via).join(", ")})
-                </span>
+                <q>{item.input}</q> → {item.matchedAs.length > 0 ? item.matchedAs.join(', ') : t.readAsNothing}
+                {item.via.length > 0 && <span class="muted"> ({item.via.map((via) => t.viaNames[via] ?? via).join(', ')})</span>}
               </li>
             ))}
           </ul>
@@ -314,9 +176,7 @@ export function SearchResults({
           <ul class="cats">
             {categories.categories.map((category) => (
               <li>
-                <a href={href(ctx, PAGE_PATHS.category(category.slug))}>
-                  {localName(ctx, category)}
-                </a>
+                <a href={href(ctx, PAGE_PATHS.category(category.slug))}>{localName(ctx, category)}</a>
               </li>
             ))}
           </ul>
@@ -325,12 +185,7 @@ export function SearchResults({
         <>
           <ul class="cards">
             {result.results.map((item) => (
-              <ListingCard
-                ctx={ctx}
-                item={item}
-                pickForm="pick"
-                categories={names}
-              />
+              <ListingCard ctx={ctx} item={item} pickForm="pick" categories={names} />
             ))}
           </ul>
           <PickForm ctx={ctx} id="pick" />
@@ -341,76 +196,28 @@ export function SearchResults({
   );
 }
 
-export function SearchPage({
-  ctx,
-  q,
-  values,
-  categories,
-  tasks,
-  result,
-  error,
-  firstPage,
-  nextPage,
-  sort,
-}: SearchPageProps) {
+export function SearchPage({ ctx, q, values, categories, tasks, result, error, firstPage, nextPage, sort }: SearchPageProps) {
   const { t } = ctx;
   const title = `${t.searchTitle(q)} · ${t.siteName}`;
   const jsonLd = result
-    ? [
-        itemList(
-          t.searchTitle(q),
-          result.results.map((item) => ({
-            name: localName(ctx, item),
-            url: absolute(ctx, PAGE_PATHS.listing(item.slug)),
-          })),
-        ),
-      ]
+    ? [itemList(t.searchTitle(q), result.results.map((item) => ({ name: localName(ctx, item), url: absolute(ctx, PAGE_PATHS.listing(item.slug)) })))]
     : [];
   return (
-    <Layout
-      ctx={ctx}
-      title={title}
-      description={t.searchDescription}
-      crumbs={[{ name: t.navSearch }]}
-      jsonLd={jsonLd}
-    >
+    <Layout ctx={ctx} title={title} description={t.searchDescription} crumbs={[{ name: t.navSearch }]} jsonLd={jsonLd}>
       <h1>{t.searchTitle(q)}</h1>
       <SearchBox ctx={ctx} q={q}>
-        <FiltersFold
-          ctx={ctx}
-          set={
-            FILTER_NAMES.filter((name) => values[name] !== "").length +
-            (sort ? 1 : 0)
-          }
-        >
+        <FiltersFold ctx={ctx} set={FILTER_NAMES.filter((name) => values[name] !== '').length + (sort ? 1 : 0)}>
           <fieldset class="filters">
             <legend>{t.filtersLegend}</legend>
-            {FILTER_NAMES.filter((name) => !MORE_FILTERS.has(name)).map(
-              (name) => (
-                <FilterControl
-                  ctx={ctx}
-                  name={name}
-                  value={values[name]}
-                  categories={categories}
-                  tasks={tasks}
-                />
-              ),
-            )}
+            {FILTER_NAMES.filter((name) => !MORE_FILTERS.has(name)).map((name) => (
+              <FilterControl ctx={ctx} name={name} value={values[name]} categories={categories} tasks={tasks} />
+            ))}
             <SortControl ctx={ctx} value={sort} />
-            <details
-              class="more"
-              open={[...MORE_FILTERS].some((name) => values[name] !== "")}
-            >
+            <details class="more" open={[...MORE_FILTERS].some((name) => values[name] !== '')}>
               <summary>{t.moreFilters}</summary>
               <div class="fields">
                 {[...MORE_FILTERS].map((name) => (
-                  <FilterControl
-                    ctx={ctx}
-                    name={name}
-                    value={values[name]}
-                    categories={categories}
-                    tasks={tasks}
-                  />
+                  <FilterControl ctx={ctx} name={name} value={values[name]} categories={categories} tasks={tasks} />
                 ))}
               </div>
             </details>
@@ -423,15 +230,7 @@ export function SearchPage({
         </p>
       )}
       <div id="results" class="live">
-        {result && (
-          <SearchResults
-            ctx={ctx}
-            result={result}
-            firstPage={firstPage}
-            nextPage={nextPage}
-            categories={categories}
-          />
-        )}
+        {result && <SearchResults ctx={ctx} result={result} firstPage={firstPage} nextPage={nextPage} categories={categories} />}
       </div>
     </Layout>
   );

@@ -9,10 +9,15 @@ import { API_PREFIX, renderListing } from '../../views/listing-views';
 import { splitEtag, storedBody, StoredBody } from '../../../http/stored-body';
 import { goneProblem, ListingTimeline, retired } from '../timeline/listing-timeline';
 import { GetToolQuery } from './get-tool.query';
+import { NO_FILTERS } from '../../../contract/listing-filters';
+
+/** How many listings an unknown slug's 404 names as what it may have meant. */
+const CLOSEST = 3;
 
 /**
  * The stored detail of a listing. A listing that was withdrawn, or that its provider retired, answers 410
- * naming when, why and what replaces it; an unknown slug is a 404 that suggests a search. With `asOf`, the
+ * naming when, why and what replaces it; an unknown slug is a 404 that names the closest listings
+ * (`didYouMean`) and suggests a search. With `asOf`, the
  * listing as published at that moment, from the event log.
  */
 @QueryHandler(GetToolQuery)
@@ -28,11 +33,25 @@ export class GetToolHandler implements IQueryHandler<GetToolQuery, StoredBody> {
     const stored = await this.readModels.detail(slug);
     if (!stored) {
       const gone = await this.timeline.withdrawn(slug);
-      throw gone ? goneProblem(gone) : notFound(`no tool with slug '${slug}'; search with ${API_PREFIX}/tools/search?q=${encodeURIComponent(slug)}`, { slug });
+      if (gone) throw goneProblem(gone);
+      const closest = await this.closest(slug);
+      const hint = closest.length > 0 ? `did you mean ${closest.join(', ')}? ` : '';
+      throw notFound(`no tool with slug '${slug}'; ${hint}search with ${API_PREFIX}/tools/search?q=${encodeURIComponent(slug)}`, { slug, didYouMean: closest });
     }
     const gone = this.retiredOf(stored);
     if (gone) throw goneProblem(gone);
     return stored;
+  }
+
+  /**
+   * The listings a mistyped slug most likely meant: the first few the search finds for its words (the
+   * search forgives typos and knows names, Chinese names and aliases), best first.
+   */
+  private async closest(slug: string): Promise<string[]> {
+    const words = slug.replace(/[-_]+/g, ' ').trim();
+    if (words === '') return [];
+    const index = await this.readModels.searchIndex();
+    return index.search(words, NO_FILTERS, { limit: CLOSEST, offset: 0 }).hits.map((hit) => hit.slug);
   }
 
   /**

@@ -282,7 +282,7 @@ export function RateLimits({ ctx, rateLimits }: { ctx: PageContext; rateLimits: 
         </table>
       </Wide>
       <p class="small">
-        {t.limitHeaders}: {rateLimits.headers.length === 0 ? t.none : rateLimits.headers.map((header, i) => (
+        {t.limitHeaders}{t.colon}{rateLimits.headers.length === 0 ? t.none : rateLimits.headers.map((header, i) => (
           <>
             {i > 0 && ', '}
             <code>{header}</code>

@@ -4,7 +4,7 @@ import { HTML_LANG } from '../../messages';
 import { comparePath, PAGE_PATHS } from '../../page-paths';
 import { webApi } from '../json-ld';
 import { absolute, href, Layout, PageContext } from '../layout';
-import { CodeBlock, english, ExternalLink, localCategory, localDescription, localName, otherName, Popularity, SourceNote, TextList, Wide } from '../parts';
+import { CodeBlock, english, Inline, ExternalLink, localCategory, localDescription, localName, otherName, Popularity, SourceNote, TextList, Wide } from '../parts';
 import { DecisionSummary } from './decision-summary';
 import { Lifecycle, Models, Prices, RateLimits } from './facts-as-data';
 import { listingMessages } from './listing-messages';
@@ -224,15 +224,15 @@ export function ListingPage({ ctx, detail, categories }: { ctx: PageContext; det
           {tool.errors.map((entry, i) => (
             <div class="err">
               <h3>
-                <span class="status">{entry.status}</span> {ctx.lang === 'zh' ? entry.titleCn : entry.title}
+                <span class="status">{entry.status}</span> <Inline text={ctx.lang === 'zh' ? entry.titleCn : entry.title} />
               </h3>
               <p>
-                <strong>{t.cause}:</strong> {ctx.lang === 'zh' ? entry.causeCn : entry.cause}
+                <strong>{t.cause}{t.colon}</strong><Inline text={ctx.lang === 'zh' ? entry.causeCn : entry.cause} />
               </p>
               <p>
-                <strong>{t.fix}:</strong> {ctx.lang === 'zh' ? entry.fixCn : entry.fix}
+                <strong>{t.fix}{t.colon}</strong><Inline text={ctx.lang === 'zh' ? entry.fixCn : entry.fix} />
               </p>
-              {entry.curlExample && <CodeBlock ctx={ctx} id={`error-${i + 1}`} label={`${t.example}: ${entry.status}`} language="bash" code={entry.curlExample} />}
+              {entry.curlExample && <CodeBlock ctx={ctx} id={`error-${i + 1}`} label={`${t.example}${t.colon}${entry.status}`} language="bash" code={entry.curlExample} />}
             </div>
           ))}
         </section>
