@@ -316,6 +316,35 @@ describe.each(LANGS)('the comparison’s rates in $lang', ({ prefix }) => {
   });
 });
 
+describe.each(LANGS)('the comparison table in $lang, on a phone', ({ prefix }) => {
+  it('keeps the field names in view while the listings scroll sideways, and shows only the rows that differ when asked', async () => {
+    const page = await withoutJs.newPage();
+    try {
+      await page.setViewportSize({ width: 375, height: 667 });
+      await page.goto(`${origin}${prefix}/compare?ids=openai,anthropic,mistral`);
+      const box = page.locator('section[aria-labelledby="table"] section.wide');
+      const rows = box.locator('tbody tr');
+      const visible = () => rows.evaluateAll((trs) => trs.filter((tr) => (tr as HTMLElement).offsetParent !== null).length);
+      const all = await visible();
+      const same = await box.locator('tbody tr.same').count();
+      expect(same).toBeGreaterThan(0);
+      await page.locator('#diff').check();
+      expect(await visible()).toBe(all - same);
+      // What stays shown differs from one listing to the next: the price from, for one.
+      expect(await box.locator('tbody tr:not(.same) th', { hasText: prefix ? '最低价' : 'Price from' }).count()).toBe(1);
+      await page.locator('#diff').uncheck();
+      expect(await visible()).toBe(all);
+      // Scrolled to the last listing, the first row's field name is still at the box's left edge.
+      const left = await box.evaluate((element) => element.getBoundingClientRect().left);
+      await box.evaluate((element) => element.scrollTo({ left: element.scrollWidth }));
+      const label = await box.locator('tbody th').first().evaluate((cell) => cell.getBoundingClientRect().left);
+      expect(Math.abs(label - left)).toBeLessThanOrEqual(2);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
 describe.each(LANGS)('the model catalog in $lang, on a phone', ({ prefix }) => {
   it('answers the cheapest model reading images with 200k context first, and every provider of gpt-oss-120b cheapest first, as the JSON API does', async () => {
     const query = 'input=image&minContext=200k&sort=price&priceUnit=1m-input-tokens';

@@ -194,7 +194,9 @@ describe('a listing page', () => {
     const html = section(await page('/apis/cloudflare'), 'prices', 'rate-limits');
     expect(html).toContain(`<dt>Currency</dt><dd>${prices.currency}</dd>`);
     for (const rate of prices.rates) expect(html).toContain(`<div>${rate.price} ${prices.currency} ${MESSAGES.en.rateUnits[rate.unit].replace(/^Per /, 'per ')}`);
-    for (const quota of prices.freeQuota) expect(html).toContain(`<div>${quota.amount} ${quota.unit} / ${quota.period}`);
+    // A free allowance in words: `100,000 × request a day`.
+    expect(html).toContain('<div>100,000 × request a day<span>');
+    expect(prices.freeQuota[0]).toMatchObject({ amount: 100000, unit: 'request', period: 'day' });
     expect(html).toContain(`<a href="${prices.source.url}" rel="nofollow noopener">Source</a> (checked <time datetime="${prices.source.checked}">${prices.source.checked}</time>, stale after <time datetime="${prices.source.staleAfter}">`);
   });
 
@@ -225,6 +227,10 @@ describe('a listing page', () => {
     const prices = section(html, 'prices', 'rate-limits');
     expect(prices).toContain('id="prices">价格明细</h3>');
     for (const label of ['币种', '计费模式', '免费额度', '费率', '批量折扣', '来源']) expect(prices).toContain(`<dt>${label}</dt>`);
+    // Values in Chinese too: the pricing model, a rate's unit, the model kinds.
+    expect(prices).toContain('<dt>计费模式</dt><dd>按量付费');
+    expect(models).toMatch(/每百万 token [\d.]+ USD/);
+    expect(models).toContain('<div class="small muted">推理</div>');
     expect(prices).toMatch(/来源<\/a> \(核对于 <time datetime="[\d-]+">[\d-]+<\/time>, 过期日 <time/);
     const limits = section(html, 'rate-limits', 'errors');
     expect(html).toContain('<h3 id="rate-limits">速率限制明细</h3>');

@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { render } from 'preact-render-to-string';
 import type { ComparisonRow, ToolSummary } from '../../contract/listing-views';
 import type { CategoriesResponse, CompareResponse } from '../../contract/responses';
 import { comparePath, PAGE_PATHS } from '../page-paths';
@@ -25,15 +26,38 @@ export interface ComparePageProps {
   categories: CategoriesResponse;
 }
 
-/** One row of the table: a field, and its value for each listing. */
+/**
+ * One row of the table: a field, and its value for each listing. A row whose cells all read the same is
+ * marked `same`, for the "differences only" switch (CSS hides such rows while it is ticked).
+ */
 function Row({ label, rows, cell }: { label: string; rows: ComparisonRow[]; cell: (row: ComparisonRow) => ComponentChildren }) {
+  const cells = rows.map((row) => cell(row));
+  const same = rows.length > 1 && new Set(cells.map((content) => render(<>{content}</>))).size === 1;
   return (
-    <tr>
+    <tr class={same ? 'same' : undefined}>
       <th scope="row">{label}</th>
-      {rows.map((row) => (
-        <td>{cell(row)}</td>
+      {cells.map((content) => (
+        <td>{content}</td>
       ))}
     </tr>
+  );
+}
+
+/** A listing's price from, in words, with the model it is for and its source. */
+function PriceFromCell({ ctx, row }: { ctx: PageContext; row: ComparisonRow }) {
+  const from = row.priceFrom;
+  if (!from) return <span class="muted">{ctx.t.notRecorded}</span>;
+  const amount = `${from.percent ? `${from.percent}% + ` : ''}${from.price} ${from.currency}`;
+  return (
+    <Sourced ctx={ctx} source={from.source}>
+      {ctx.t.cardPriceFrom(amount, ctx.t.rateUnits[from.unit] ?? from.unit)}
+      {from.model && (
+        <>
+          {' · '}
+          <code>{from.model.id}</code>
+        </>
+      )}
+    </Sourced>
   );
 }
 
@@ -235,6 +259,10 @@ export function ComparePage({ ctx, ids, result, notFound, gone, error, popular, 
       {rows.length > 0 && (
         <section aria-labelledby="table">
           <h2 id="table">{t.compareTable}</h2>
+          <p class="diffonly">
+            <input type="checkbox" id="diff" />
+            <label for="diff">{t.compareDifferencesOnly}</label>
+          </p>
           <Wide ctx={ctx} label={t.compareTable}>
             <table class="compare">
               <ListingColumns ctx={ctx} first={t.field} rows={rows} names={names} />
@@ -243,6 +271,7 @@ export function ComparePage({ ctx, ids, result, notFound, gone, error, popular, 
                 <Row label={t.popularity} rows={rows} cell={(row) => t.popularityValue(row.popularity)} />
                 <Row label={t.status} rows={rows} cell={(row) => t.listingStatuses[row.status]} />
                 <Row label={t.description} rows={rows} cell={(row) => localDescription(ctx, row)} />
+                <Row label={t.comparePriceFrom} rows={rows} cell={(row) => <PriceFromCell ctx={ctx} row={row} />} />
                 <Row label={t.pricing} rows={rows} cell={(row) => <span {...en}>{row.pricing}</span>} />
                 <Row label={t.freeTierBadge} rows={rows} cell={(row) => <Sourced ctx={ctx} source={row.sources?.freeTier ?? null} required>{t.yesNo(row.freeTier)}</Sourced>} />
                 <Row label={t.authentication} rows={rows} cell={(row) => <span {...en}>{row.auth.join('; ')}</span>} />

@@ -224,20 +224,21 @@ function capabilities(ctx: PageContext, model: Model): string {
 
 export function Prices({ ctx, prices }: { ctx: PageContext; prices: ToolDetail['prices'] }) {
   const { t } = ctx;
+  const m = listingMessages(ctx.lang);
   if (!prices) return <p class="muted">{t.notRecorded}</p>;
   return (
     <dl class="facts">
       <dt>{t.currency}</dt>
       <dd>{prices.currency}</dd>
       <dt>{t.pricingModels}</dt>
-      <dd>{prices.models.join(', ')}</dd>
+      <dd>{prices.models.map((model) => m.pricingModels[model] ?? model).join(m.listSeparator)}</dd>
       <dt>{t.freeQuota}</dt>
       <dd>
         {prices.freeQuota.length === 0
           ? t.none
           : prices.freeQuota.map((quota) => (
               <div>
-                {quota.amount} {quota.unit} / {quota.period}
+                {m.quota(quota.amount.toLocaleString('en-US'), t.rateUnits[quota.unit] ?? quota.unit, quota.period)}
                 {quota.conditions && <span {...english(ctx)}> ({quota.conditions})</span>}
               </div>
             ))}

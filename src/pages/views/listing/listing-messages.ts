@@ -35,6 +35,8 @@ const en = {
   status: 'Status',
   successor: 'Successor',
   sectionIndex: 'On this page',
+  pricingModels: { 'pay-as-you-go': 'pay as you go', subscription: 'subscription', credits: 'credits', free: 'free', 'contact-sales': 'contact sales' } as Record<string, string>,
+  listSeparator: ', ',
 };
 
 export type ListingMessages = typeof en;
@@ -69,6 +71,8 @@ const zh: ListingMessages = {
   status: '状态',
   successor: '后继模型',
   sectionIndex: '本页目录',
+  pricingModels: { 'pay-as-you-go': '按量付费', subscription: '订阅', credits: '点数', free: '免费', 'contact-sales': '联系销售' },
+  listSeparator: '、',
 };
 
 const ZH_PERIODS: Record<string, string> = { day: '天', month: '月', year: '年' };
