@@ -174,6 +174,94 @@ return {ids, redis.call('LRANGE', KEYS[2], 0, -1)}
 `;
 
 /**
+ * One page of an aggregate's history, newest first, from its summaries alone, worked out where they are:
+ * each event up to a position of the global stream is published (the first, or the first after a
+ * withdrawal), revised or withdrawn, which its own line and the one before it tell; a revision of hidden
+ * fields only is not shown. The count of shown events is kept beside the summaries (KEYS[4]: how many
+ * lines it has read, the count, the last kind, and the rule it read them by), so a request reads the lines
+ * appended since and the page's own, never the whole history: a page costs the same at 100,000 versions as
+ * at 10.
+ * KEYS[1] global stream, KEYS[2] list of the aggregate's stream ids, KEYS[3] its summaries, KEYS[4] its
+ * count of shown events; ARGV[1] the position ('ms-seq'), ARGV[2] the version the page starts below (-1:
+ * from the newest), ARGV[3] the limit, ARGV[4] the withdrawal's event type, then the hidden field names.
+ * Returns {0} when the summaries are not whole (an aggregate written before they were kept), else
+ * {1, events up to the position, the last one's kind, shown count, next version to start below (0: none),
+ * then index (0 = first), kind for each change of the page}.
+ */
+export const HISTORY_PAGE_LUA = `${READ_HELPERS}
+local n = redis.call('LLEN', KEYS[2])
+if redis.call('LLEN', KEYS[3]) ~= n then return {0} end
+local count = lastIndex(n - 1, atOrBefore(ARGV[1])) + 1
+if count == 0 then return {1, 0, '', 0, 0} end
+local hidden, quoted = {}, {}
+for i = 5, #ARGV do
+  hidden[ARGV[i]] = true
+  quoted[#quoted + 1] = '"' .. ARGV[i] .. '"'
+end
+local withdrawal = ARGV[4] .. '|'
+local rule = withdrawal .. table.concat(quoted, ',')
+local function withdrawn(line) return string.sub(line, 1, #withdrawal) == withdrawal end
+-- A line's kind (by the line before it, nil for the first) and whether a reader sees it: a revision is
+-- hidden only if each field it changed is (most name none, found by a plain search).
+local function classify(line, before)
+  if withdrawn(line) then return 'withdrawn', true end
+  if before == nil or withdrawn(before) then return 'published', true end
+  local bar = string.find(line, '|', 1, true)
+  local names = false
+  for _, name in ipairs(quoted) do
+    if string.find(line, name, bar, true) then names = true break end
+  end
+  if not names and bar ~= #line - 2 then return 'revised', true end
+  for field in string.gmatch(string.sub(line, bar + 1), '"([^"]+)"') do
+    if not hidden[field] then return 'revised', true end
+  end
+  return 'revised', false
+end
+-- The count: from the one kept, adding the lines appended since; from the start when it was kept by
+-- another rule, or for more lines than the position shows (a checkpoint behind the log: not kept then).
+local kept = redis.call('HMGET', KEYS[4], 'lines', 'total', 'last', 'rule')
+local done, total, last, previous = 0, 0, nil, nil
+if kept[4] == rule and tonumber(kept[1]) and tonumber(kept[1]) <= count then
+  done, total, last = tonumber(kept[1]), tonumber(kept[2]), kept[3]
+  if done > 0 then previous = redis.call('LINDEX', KEYS[3], done - 1) end
+end
+if done < count then
+  for _, line in ipairs(redis.call('LRANGE', KEYS[3], done, count - 1)) do
+    local kind, shown = classify(line, previous)
+    if shown then total = total + 1 end
+    last, previous = kind, line
+  end
+  if count == n then redis.call('HSET', KEYS[4], 'lines', count, 'total', total, 'last', last, 'rule', rule) end
+end
+-- The page: lines read a window at a time, from the newest below the version asked for, down.
+local before = tonumber(ARGV[2])
+local from = count
+if before >= 0 and before - 1 < count then from = before - 1 end
+local limit = tonumber(ARGV[3])
+local page, taken, nextBefore = {}, 0, 0
+local top = from
+while top >= 1 and nextBefore == 0 do
+  local bottom = math.max(1, top - limit)
+  -- One line more than the window, below it, tells the window's lowest line its kind.
+  local lines = redis.call('LRANGE', KEYS[3], math.max(0, bottom - 2), top - 1)
+  local offset = bottom - 1 - math.max(0, bottom - 2)
+  for i = top, bottom, -1 do
+    local kind, shown = classify(lines[i - bottom + 1 + offset], lines[i - bottom + offset])
+    if shown then
+      if taken == limit then nextBefore = page[#page - 1] + 1 break end
+      page[#page + 1] = i - 1
+      page[#page + 1] = kind
+      taken = taken + 1
+    end
+  end
+  top = bottom - 1
+end
+local reply = {1, count, last, total, nextBefore}
+for _, value in ipairs(page) do reply[#reply + 1] = value end
+return reply
+`;
+
+/**
  * Fills in an aggregate's summaries from what a full read found, if its events are still those read.
  * KEYS[1] list of the aggregate's stream ids, KEYS[2] its summaries; ARGV[1] the number of events read,
  * then the summaries. Returns 1 when written.
@@ -206,6 +294,7 @@ return out
 export function defineEventStoreScripts(client: Redis | Cluster): void {
   client.defineCommand('appendEvents', { numberOfKeys: 6, lua: APPEND_EVENTS_LUA });
   client.defineCommand('readSummaries', { numberOfKeys: 2, lua: READ_SUMMARIES_LUA });
+  client.defineCommand('historyPage', { numberOfKeys: 4, lua: HISTORY_PAGE_LUA });
   client.defineCommand('writeSummaries', { numberOfKeys: 2, lua: WRITE_SUMMARIES_LUA });
   client.defineCommand('readEventsAt', { numberOfKeys: 2, lua: READ_EVENTS_AT_LUA });
   client.defineCommand('recordDigest', { numberOfKeys: 2, lua: RECORD_DIGEST_LUA });
@@ -220,6 +309,7 @@ declare module 'ioredis' {
   interface RedisCommander<Context> {
     appendEvents(stream: string, versions: string, aggregate: string, digests: string, identity: string, summaries: string, ...args: Arg[]): Promise<Array<string | number>>;
     readSummaries(aggregate: string, summaries: string): Promise<[string[], string[]]>;
+    historyPage(stream: string, aggregate: string, summaries: string, shown: string, upTo: string, before: number, limit: number, withdrawnType: string, ...hidden: string[]): Promise<Array<string | number>>;
     writeSummaries(aggregate: string, summaries: string, count: number, ...summaryLines: string[]): Promise<number>;
     readEventsAt(stream: string, aggregate: string, ...indexes: number[]): Promise<string[]>;
     recordDigest(versions: string, digests: string, streamName: string, version: number, digest: string): Promise<number>;

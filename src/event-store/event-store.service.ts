@@ -25,6 +25,22 @@ export interface EventSummary {
   changedFields: string[] | null;
 }
 
+export type HistoryKind = 'published' | 'revised' | 'withdrawn';
+
+/** A page of an aggregate's history (EventStore.historyPage). */
+export interface HistoryPage {
+  /** Its events up to the position asked: the version it was at then (0: none). */
+  versions: number;
+  /** The kind of the last of them (null: none). */
+  lastKind: HistoryKind | null;
+  /** How many of them are changes a reader sees. */
+  total: number;
+  /** The version the next page starts below, or null on the last page. */
+  nextBefore: number | null;
+  /** The page's changes, newest first: each event's index (0 = the first) and kind. */
+  changes: Array<{ index: number; kind: HistoryKind }>;
+}
+
 /** The events of a script's reply `{id, envelope JSON, ...}`, in its order. */
 function storedEvents(reply: string[]): StoredEvent[] {
   const events: StoredEvent[] = [];
@@ -138,6 +154,32 @@ export class EventStore {
     const written = events.map((event) => `${event.type}|${JSON.stringify((event.data as { changedFields?: string[] }).changedFields ?? null).replace(/^null$/, '')}`);
     await this.redis.client.writeSummaries(keys.aggregateEvents(stream), keys.aggregateSummaries(stream), events.length, ...written);
     return events.map((event, i) => summaryOf(event.position, written[i]));
+  }
+
+  /**
+   * One page of an aggregate's history, newest first, worked out in Redis from its summaries (see
+   * HISTORY_PAGE_LUA): a page costs the same at 10,000 versions as at 10, and only the page crosses the
+   * wire. Events up to `upTo` only; a revision of `hidden` fields only is not a change a reader sees.
+   */
+  async historyPage(
+    aggregateType: string,
+    aggregateId: string,
+    page: { upTo: string; before: number | null; limit: number; withdrawnType: string; hidden: readonly string[] },
+  ): Promise<HistoryPage> {
+    const keys = this.redis.keys;
+    const stream = streamName(aggregateType, aggregateId);
+    const ask = () =>
+      this.redis.client.historyPage(keys.events, keys.aggregateEvents(stream), keys.aggregateSummaries(stream), keys.aggregateShown(stream), page.upTo, page.before ?? -1, page.limit, page.withdrawnType, ...page.hidden);
+    let reply = await ask();
+    // Summaries not kept yet for this aggregate: one full read fills them in.
+    if (Number(reply[0]) === 0) {
+      await this.summaries(aggregateType, aggregateId);
+      reply = await ask();
+    }
+    const [, count, last, total, nextBefore, ...rest] = reply;
+    const changes: HistoryPage['changes'] = [];
+    for (let i = 0; i < rest.length; i += 2) changes.push({ index: Number(rest[i]), kind: String(rest[i + 1]) as HistoryKind });
+    return { versions: Number(count), lastKind: Number(count) === 0 ? null : (String(last) as HistoryKind), total: Number(total), nextBefore: Number(nextBefore) || null, changes };
   }
 
   /** Some events of one aggregate, by their index in its history (0 = the first), in the order asked. */

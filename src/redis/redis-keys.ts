@@ -29,6 +29,10 @@ export class RedisKeys {
   aggregateSummaries(streamName: string): string {
     return `{${this.namespace}:es}:aggsum:${streamName}`;
   }
+  /** How many of an aggregate's events a reader sees, as far as its summaries have been read (HISTORY_PAGE_LUA). */
+  aggregateShown(streamName: string): string {
+    return `{${this.namespace}:es}:aggshown:${streamName}`;
+  }
   /**
    * Which store this is: `<uuid> <when>`, written with its first event. A serving process remembers the
    * one it serves and notices when Redis holds another (or none: emptied).

@@ -25,20 +25,11 @@ export class ListingHistoryHandler implements IQueryHandler<ListingHistoryQuery,
 
   execute(query: ListingHistoryQuery): Promise<StoredBody> {
     return this.readModels.response(query.url, async () => {
-      // The history without its documents (each event's type and a revision's changed fields), up to what
-      // the read models show; the documents are read for the page's changes only, whatever the length.
-      const summaries = await this.timeline.summaries(query.slug);
-      if (summaries.length === 0) throw notFound(`no tool with slug '${query.slug}' was ever published; search with ${API_PREFIX}/tools/search?q=${encodeURIComponent(query.slug)}`, { slug: query.slug });
-      const { types } = listingAggregate;
-      const steps = summaries.map((summary, i) => {
-        const kind = summary.type === types.withdrawn ? 'withdrawn' : i === 0 || summaries[i - 1].type === types.withdrawn ? 'published' : 'revised';
-        // A revision of unpublished fields only (the editor's note) changed nothing a reader sees.
-        const shown = kind !== 'revised' || summary.changedFields === null || summary.changedFields.some((field) => !UNPUBLISHED.has(field));
-        return { version: i + 1, i, kind, shown };
-      });
-      const shown = steps.filter((step) => step.shown).reverse();
-      const from = query.before === null ? 0 : shown.findIndex((step) => step.version < query.before!);
-      const pageSteps = from === -1 ? [] : shown.slice(from, from + query.limit);
+      // The page's changes (kind and index), worked out in Redis from the history's summaries up to what the
+      // read models show; the documents are read for the page's changes only, whatever the length.
+      const history = await this.timeline.historyPage(query.slug, query.before, query.limit);
+      if (history.versions === 0) throw notFound(`no tool with slug '${query.slug}' was ever published; search with ${API_PREFIX}/tools/search?q=${encodeURIComponent(query.slug)}`, { slug: query.slug });
+      const pageSteps = history.changes.map(({ index, kind }) => ({ i: index, kind }));
       // Each change of the page; a revision recorded without its values before (events from before they were
       // kept) also needs the event before it, to compare the documents.
       const pageEvents = new Map((await this.timeline.eventsAt(query.slug, pageSteps.map(({ i }) => i))).map((event) => [event.version - 1, event]));
@@ -66,16 +57,14 @@ export class ListingHistoryHandler implements IQueryHandler<ListingHistoryQuery,
           forced: (event.data as RevisedData<object>).forced ? true : false,
         };
       });
-      const last = pageSteps.at(-1);
-      const nextBefore = last && shown.indexOf(last) < shown.length - 1 ? last.version : null;
-      const current = steps.at(-1)!;
+      const nextBefore = history.nextBefore;
       return storedBody(
         JSON.stringify({
           success: true,
           slug: query.slug,
-          version: current.version,
-          live: current.kind !== 'withdrawn',
-          total: shown.length,
+          version: history.versions,
+          live: history.lastKind !== 'withdrawn',
+          total: history.total,
           returned: page.length,
           limit: query.limit,
           nextBefore,

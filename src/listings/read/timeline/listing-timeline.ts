@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { WithdrawnData } from '../../../event-store/document-aggregate';
 import type { StoredEvent } from '../../../event-store/event-envelope';
-import { comparePositions, EventStore, type EventSummary } from '../../../event-store/event-store.service';
+import { comparePositions, EventStore, type HistoryPage } from '../../../event-store/event-store.service';
 import { ApiProblem } from '../../../http/problem';
 import type { Liveness } from '../../../liveness/liveness.schema';
-import type { ComparisonRow } from '../../../contract/listing-views';
+import { UNPUBLISHED_LISTING_FIELDS, type ComparisonRow } from '../../../contract/listing-views';
 import type { GoneListing, ToolDetailResponse } from '../../../contract/responses';
 import { LIVENESS_AGGREGATE, livenessAggregate } from '../../../liveness/rules/liveness.aggregate';
 import { LISTING_AGGREGATE, listingAggregate } from '../../write/listing.aggregate';
@@ -34,12 +34,14 @@ export class ListingTimeline {
     return events.filter((event) => comparePositions(event.position, upTo) <= 0);
   }
 
-  /** The listing's history without its documents (see EventStore.summaries), up to what the read models show. */
-  async summaries(slug: string): Promise<EventSummary[]> {
+  /**
+   * One page of the listing's history up to what the read models show (see EventStore.historyPage), newest
+   * first: a revision of unpublished fields only (the editor's note) is no change a reader sees.
+   */
+  async historyPage(slug: string, before: number | null, limit: number): Promise<HistoryPage> {
     const upTo = this.readModels.checkpointNow();
-    if (upTo === null) return [];
-    const summaries = await this.store.summaries(LISTING_AGGREGATE, slug);
-    return summaries.filter((summary) => comparePositions(summary.position, upTo) <= 0);
+    if (upTo === null) return { versions: 0, lastKind: null, total: 0, nextBefore: null, changes: [] };
+    return this.store.historyPage(LISTING_AGGREGATE, slug, { upTo, before, limit, withdrawnType: listingAggregate.types.withdrawn, hidden: UNPUBLISHED_LISTING_FIELDS });
   }
 
   /** Some of the listing's events, by their index in its history (0 = the first). */
