@@ -64,7 +64,7 @@ it('serves llms.txt in its format, with absolute links that resolve, and llms-fu
   expect(section('mathpix')).toContain(`- Listing, with the source of each fact and the day it was checked: ${service.baseUrl}/api/v1/tools/mathpix`);
   expect(section('mathpix')).toContain("- Not yet confirmed on the provider's pages: free tier\n");
   expect(section('serper')).toContain("- Not yet confirmed on the provider's pages: free tier, authentication, OpenAI compatibility\n");
-  expect(section('qwen')).toContain("- Not yet confirmed on the provider's pages: context\n");
+  expect(section('deepinfra')).toContain("- Not yet confirmed on the provider's pages: context\n");
   // OpenAI's context comes from its models, each with its source.
   expect(section('openai')).not.toContain('Not yet confirmed');
 });

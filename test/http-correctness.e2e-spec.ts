@@ -171,6 +171,26 @@ describe('requests on one connection', () => {
       expect(bases).toContain(`http://localhost:${port}`);
     });
 
+    it('a render of a large document the cache cannot answer spends from the search budget, 429 past it; a cached one does not', async () => {
+      const budgeted = await startService('http-correct-render-budget', { SEARCH_RATE_LIMIT_PER_MINUTE: '3' });
+      try {
+        await budgeted.ingest(['fixtures']);
+        const other = portOf(budgeted.baseUrl);
+        const ask = async (path: string, host: string) => parseResponses((await rawExchange(other, `GET ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`)).text)[0];
+        // Three bases, three renders: the budget is spent.
+        for (const [path, p] of [['/llms-full.txt', 1], ['/sitemap.xml', 2], ['/llms.txt', 3]] as const) expect((await ask(path, `localhost:${p}`)).status).toBe(200);
+        const refused = await ask('/llms-full.txt', 'localhost:4');
+        expect(refused.status).toBe(429);
+        expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+        expect((await ask('/sitemap.xml', 'localhost:5')).status).toBe(429);
+        // What is rendered already is served from the cache, whatever the budget.
+        expect((await ask('/llms-full.txt', 'localhost:1')).status).toBe(200);
+        expect((await ask('/sitemap.xml', 'localhost:2')).status).toBe(200);
+      } finally {
+        await budgeted.close();
+      }
+    });
+
     it('PUBLIC_HOSTS names the other hosts the service answers for', async () => {
       const named = await startService('http-correct-hosts', { PUBLIC_HOSTS: 'dir.example.org, mirror.example.net:8443' });
       try {

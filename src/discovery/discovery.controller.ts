@@ -41,12 +41,12 @@ export class DiscoveryController {
 
   @Get('llms.txt')
   async llms(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
-    return sendBody(request, reply, await this.queries.execute(new GetLlmsTextQuery(false, baseUrlOf(request, this.config))), MARKDOWN);
+    return sendBody(request, reply, await this.queries.execute(new GetLlmsTextQuery(false, baseUrlOf(request, this.config), request.ip)), MARKDOWN);
   }
 
   @Get('llms-full.txt')
   async llmsFull(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
-    return sendBody(request, reply, await this.queries.execute(new GetLlmsTextQuery(true, baseUrlOf(request, this.config))), MARKDOWN);
+    return sendBody(request, reply, await this.queries.execute(new GetLlmsTextQuery(true, baseUrlOf(request, this.config), request.ip)), MARKDOWN);
   }
 
   @Get('.well-known/api-catalog')

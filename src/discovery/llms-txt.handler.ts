@@ -6,6 +6,7 @@ import { FILTER_LIST } from '../contract/listing-filters';
 import type { ToolDetailResponse } from '../contract/responses';
 import { unconfirmed } from '../listings/write/listing-facts';
 import { ReadModels } from '../projections/read-models.service';
+import { SearchBudget } from '../operations/search-budget';
 import { storedBody, StoredBody } from '../http/stored-body';
 import { GetLlmsTextQuery } from './llms-txt.query';
 import { MCP_TOOL_NAMES } from '../http/mcp-paths';
@@ -25,10 +26,17 @@ export class GetLlmsTextHandler implements IQueryHandler<GetLlmsTextQuery, Store
   constructor(
     private readonly readModels: ReadModels,
     private readonly categories: Categories,
+    private readonly budget: SearchBudget,
   ) {}
 
-  execute({ full, baseUrl }: GetLlmsTextQuery): Promise<StoredBody> {
-    return this.readModels.response(`${full ? 'llms-full' : 'llms'}:${baseUrl}`, async () => storedBody(full ? await this.fullText(baseUrl) : await this.text(baseUrl)));
+  async execute({ full, baseUrl, client }: GetLlmsTextQuery): Promise<StoredBody> {
+    const key = `${full ? 'llms-full' : 'llms'}:${baseUrl}`;
+    // A render is as costly as a search (llms-full.txt is megabytes at thousands of listings): one the cache
+    // cannot answer spends from the client's search budget first, 429 past it.
+    const cached = this.readModels.cachedResponse(key);
+    if (cached) return cached;
+    await this.budget.spend(client);
+    return this.readModels.response(key, async () => storedBody(full ? await this.fullText(baseUrl) : await this.text(baseUrl)));
   }
 
   private async text(base: string): Promise<string> {

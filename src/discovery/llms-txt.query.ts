@@ -8,6 +8,8 @@ export class GetLlmsTextQuery extends Query<StoredBody> {
     readonly full: boolean,
     /** Absolute links start with this (see baseUrlOf). */
     readonly baseUrl: string,
+    /** Who asks: a render the cache cannot answer spends from its search budget (null: nobody's). */
+    readonly client: string | null = null,
   ) {
     super();
   }

@@ -15,6 +15,7 @@ import { ApiProblem, notFound } from '../http/problem';
 import type { QueryParams } from '../http/query-params';
 import { CACHE_CONTROL, sendBody } from '../http/send-json';
 import { ReadModels } from '../projections/read-models.service';
+import { SearchBudget } from '../operations/search-budget';
 import { storedBody, StoredBody } from '../http/stored-body';
 import { ListCategoriesQuery } from '../categories/read/list-categories.query';
 import { ListTasksQuery } from '../categories/read/list-tasks.query';
@@ -66,6 +67,7 @@ export class PagesController {
     private readonly queries: QueryBus,
     private readonly readModels: ReadModels,
     private readonly config: AppConfig,
+    private readonly budget: SearchBudget,
   ) {}
 
   /** GET /: the home page for a browser (Accept prefers text/html), the JSON index of entry points for everyone else. */
@@ -225,7 +227,10 @@ export class PagesController {
   @Get('sitemap.xml')
   async sitemap(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
     const base = baseUrlOf(request, this.config);
-    const body = await this.readModels.response(`page:${base}/sitemap.xml`, async () => {
+    const key = `page:${base}/sitemap.xml`;
+    // Megabytes at thousands of listings: a render the cache cannot answer spends from the search budget.
+    if (!this.readModels.cachedResponse(key)) await this.budget.spend(request.ip);
+    const body = await this.readModels.response(key, async () => {
       const categories = await this.read<CategoriesResponse>(new ListCategoriesQuery());
       const slugs: string[] = [];
       let query: ListToolsQuery | null = listQueryOf({});
