@@ -1,10 +1,9 @@
 import { Redis } from 'ioredis';
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { syntheticFolder } from './lib/catalogs';
 import { load } from './lib/load';
-import { runCli, startRedis, startService, stop } from './lib/processes';
+import { rss, runCli, startRedis, startService, stop } from './lib/processes';
 
 /**
  * `npm run bench:history`: facts over time at scale. A catalog of 10,000 synthetic listings plus the 127
@@ -36,10 +35,6 @@ async function heapSpaces(url: string): Promise<{ newTotal: number; oldUsed: num
   };
 }
 
-/** Resident memory of a process, in bytes (from ps: the figure the operating system charges it). */
-function rss(pid: number): number {
-  return Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)], { encoding: 'utf8' }).trim()) * 1024;
-}
 
 async function main(): Promise<void> {
   const redis = await startRedis();

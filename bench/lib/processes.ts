@@ -1,4 +1,4 @@
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
 
 /** Child processes of a benchmark run: a Redis of its own, the service, the CLI, the peer, the limit. */
@@ -95,4 +95,9 @@ export async function startService(env: Record<string, string>): Promise<{ url: 
   const url = `http://127.0.0.1:${port}`;
   await waitFor(httpAnswers(`${url}/readyz`), 600_000, 'the service to be ready');
   return { url, child, readyMs: Date.now() - started };
+}
+
+/** Resident memory of a process, in bytes (from ps: the figure the operating system charges it). */
+export function rss(pid: number): number {
+  return Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)], { encoding: 'utf8' }).trim()) * 1024;
 }
