@@ -1,12 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
-import { AppConfig } from '../src/config/app-config';
-import { EventStore } from '../src/event-store/event-store.service';
-import { LISTING_AGGREGATE } from '../src/listings/write/listing.aggregate';
-import { LISTING_PUBLISHED, LISTING_REVISED } from '../src/listings/write/events/listing-events';
-import { parseListing } from '../src/listings/write/listing.document';
-import { RedisConnection } from '../src/redis/redis-connection';
-import { runCli, startRedis, startService, stop } from './lib/processes';
+import { appendLongHistory } from './lib/catalogs';
+import { runCli, startRedis, startService, stop, waitUntilSettled } from './lib/processes';
 
 /**
  * `npm run bench:long-history`: one listing with many versions (10,000 by default, appended straight to the
@@ -30,37 +23,14 @@ async function main(): Promise<void> {
   try {
     // The directory (so the listing has neighbours), then the versions of one listing.
     await runCli(['ingest', 'fixtures'], env);
-    const connection = new RedisConnection(new AppConfig(env));
-    await connection.onModuleInit();
-    const store = new EventStore(connection);
-    const document = parseListing(parse(readFileSync('fixtures/listings/mistral.yaml', 'utf8'))).listing!;
     const slug = 'long-history';
     const started = Date.now();
-    const moments: string[] = [];
-    await store.append(LISTING_AGGREGATE, slug, 0, [{ type: LISTING_PUBLISHED, data: { document: { ...document, slug, name: 'Long History API', aliases: [] } } }], 'bench');
-    for (let version = 1; version < VERSIONS; version += 100) {
-      const batch = [];
-      for (let v = version; v < Math.min(version + 100, VERSIONS); v++) {
-        batch.push({ type: LISTING_REVISED, data: { document: { ...document, slug, name: 'Long History API', aliases: [], popularity: v % 100 }, changedFields: ['popularity'], before: { popularity: (v - 1) % 100 } } });
-      }
-      const stored = await store.append(LISTING_AGGREGATE, slug, version, batch, 'bench');
-      moments.push(new Date(Number(stored[0].position.split('-')[0])).toISOString());
-    }
+    const moments = await appendLongHistory(env, slug, VERSIONS);
     log(`${VERSIONS} versions of ${slug} appended in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    await connection.onApplicationShutdown();
 
     const service = await startService(env);
     try {
-      // Ready is not settled: the process still follows the log (its search index applies every version).
-      // Measured once the projection has no lag and the event loop's recent delay is short.
-      const settling = Date.now();
-      for (;;) {
-        const ready = (await (await fetch(`${service.url}/readyz`)).json()) as { info?: { eventLoop?: { maxDelayMs?: number }; projection?: { lag?: number } } };
-        if (ready.info?.projection?.lag === 0 && (ready.info?.eventLoop?.maxDelayMs ?? Infinity) < 50) break;
-        if (Date.now() - settling > 600_000) throw new Error('the service did not settle in 10 minutes');
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      }
-      log(`service settled ${((Date.now() - settling) / 1000).toFixed(1)} s after it was ready`);
+      log(`service settled ${(await waitUntilSettled(service.url) / 1000).toFixed(1)} s after it was ready`);
       const kinds: Record<string, string[]> = {
         'history, first page': [`/api/v1/tools/${slug}/history`],
         'history, a page deep in it': [`/api/v1/tools/${slug}/history?before=${Math.floor(VERSIONS / 2)}`],

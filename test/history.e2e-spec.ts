@@ -3,7 +3,9 @@ import { parse } from 'yaml';
 import { PublishListingCommand } from '../src/listings/write/commands/publish-listing/publish-listing.command';
 import { WithdrawListingCommand } from '../src/listings/write/commands/withdraw-listing/withdraw-listing.command';
 import { parseListing, type ListingDocument } from '../src/listings/write/listing.document';
-import { getJson, RunningService, startService } from './support/harness';
+import type { Redis } from 'ioredis';
+import { RedisConnection } from '../src/redis/redis-connection';
+import { commandsDuring, getJson, RunningService, startService } from './support/harness';
 
 /**
  * Facts over time, from the event log: a listing as it was at a moment, its history with values before and
@@ -125,6 +127,20 @@ describe("a listing's history", () => {
     const next = (await get(`/api/v1/tools/cartesia/history?limit=2&before=${first.nextBefore}`)).body;
     expect(next.changes.map((c: { version: number }) => c.version)).toEqual([1]);
     expect(next.nextBefore).toBeNull();
+  });
+
+  it('reads each event once per process: a page overlapping one already served reads only what it had not', async () => {
+    const redis = service.app.get(RedisConnection).client as Redis;
+    // Events read by the page script (one argument per event index after the two keys).
+    const eventsRead = (commands: string[][]) =>
+      commands.filter(([name, , numkeys]) => /^eval(sha)?$/i.test(name) && numkeys === '2').flatMap((args) => args.slice(5)).filter((arg) => /^\d+$/.test(arg)).length;
+    const first = await commandsDuring(redis, () => get('/api/v1/tools/stripe/history?limit=1'));
+    expect(first.result.body.returned).toBe(1);
+    // limit=5 is another address (not the cached answer): its only change was read already.
+    const again = await commandsDuring(redis, () => get('/api/v1/tools/stripe/history?limit=5'));
+    expect(again.result.body.changes[0]).toEqual(first.result.body.changes[0]);
+    expect(eventsRead(again.commands)).toBe(0);
+    expect(eventsRead(first.commands)).toBeGreaterThan(0);
   });
 
   it('is a 404 for a slug that was never published', async () => {

@@ -5,6 +5,13 @@ import { collectFiles } from '../../src/catalog/content/content-files';
 import { deleteMatching } from '../../src/redis/delete-matching';
 import { runCli } from './processes';
 import { generateCatalog, writeCatalog } from '../../test/support/synthetic-catalog';
+import { parse } from 'yaml';
+import { AppConfig } from '../../src/config/app-config';
+import { EventStore } from '../../src/event-store/event-store.service';
+import { LISTING_AGGREGATE } from '../../src/listings/write/listing.aggregate';
+import { LISTING_PUBLISHED, LISTING_REVISED } from '../../src/listings/write/events/listing-events';
+import { parseListing } from '../../src/listings/write/listing.document';
+import { RedisConnection } from '../../src/redis/redis-connection';
 
 export interface WriteRow {
   catalog: string;
@@ -74,3 +81,32 @@ export async function dropNamespace(admin: Redis, namespace: string): Promise<vo
   await deleteMatching(admin, `{${namespace}:*`);
 }
 
+
+
+/**
+ * One listing (`slug`, made from the Mistral fixture) with `versions` versions, appended straight to the
+ * event store (each a revision of its popularity, with the whole listing in the event as any revision has).
+ * Returns a moment after each hundred versions, for asOf.
+ */
+export async function appendLongHistory(env: Record<string, string>, slug: string, versions: number): Promise<string[]> {
+  const connection = new RedisConnection(new AppConfig(env));
+  await connection.onModuleInit();
+  try {
+    const store = new EventStore(connection);
+    const document = parseListing(parse(readFileSync('fixtures/listings/mistral.yaml', 'utf8'))).listing!;
+    const own = { ...document, slug, name: 'Long History API', aliases: [] };
+    const moments: string[] = [];
+    await store.append(LISTING_AGGREGATE, slug, 0, [{ type: LISTING_PUBLISHED, data: { document: own } }], 'bench');
+    for (let version = 1; version < versions; version += 100) {
+      const batch = [];
+      for (let v = version; v < Math.min(version + 100, versions); v++) {
+        batch.push({ type: LISTING_REVISED, data: { document: { ...own, popularity: v % 100 }, changedFields: ['popularity'], before: { popularity: (v - 1) % 100 } } });
+      }
+      const stored = await store.append(LISTING_AGGREGATE, slug, version, batch, 'bench');
+      moments.push(new Date(Number(stored[0].position.split('-')[0])).toISOString());
+    }
+    return moments;
+  } finally {
+    await connection.onApplicationShutdown();
+  }
+}

@@ -101,3 +101,18 @@ export async function startService(env: Record<string, string>): Promise<{ url: 
 export function rss(pid: number): number {
   return Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)], { encoding: 'utf8' }).trim()) * 1024;
 }
+
+/**
+ * Ready is not settled: after a start over a large log the process still follows it for a while (its search
+ * index applies every event). Resolves once the projection has no lag and the event loop's recent delay is
+ * short, with how long that took.
+ */
+export async function waitUntilSettled(url: string, timeoutMs = 600_000): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    const ready = (await (await fetch(`${url}/readyz`)).json()) as { info?: { eventLoop?: { maxDelayMs?: number }; projection?: { lag?: number } } };
+    if (ready.info?.projection?.lag === 0 && (ready.info?.eventLoop?.maxDelayMs ?? Infinity) < 50) return Date.now() - started;
+    if (Date.now() - started > timeoutMs) throw new Error(`the service did not settle in ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}

@@ -186,7 +186,7 @@ return {ids, redis.call('LRANGE', KEYS[2], 0, -1)}
  * from the newest), ARGV[3] the limit, ARGV[4] the withdrawal's event type, then the hidden field names.
  * Returns {0} when the summaries are not whole (an aggregate written before they were kept), else
  * {1, events up to the position, the last one's kind, shown count, next version to start below (0: none),
- * then index (0 = first), kind for each change of the page}.
+ * then index (0 = first), kind, stream id for each change of the page}.
  */
 export const HISTORY_PAGE_LUA = `${READ_HELPERS}
 local n = redis.call('LLEN', KEYS[2])
@@ -248,9 +248,10 @@ while top >= 1 and nextBefore == 0 do
   for i = top, bottom, -1 do
     local kind, shown = classify(lines[i - bottom + 1 + offset], lines[i - bottom + offset])
     if shown then
-      if taken == limit then nextBefore = page[#page - 1] + 1 break end
+      if taken == limit then nextBefore = page[#page - 2] + 1 break end
       page[#page + 1] = i - 1
       page[#page + 1] = kind
+      page[#page + 1] = redis.call('LINDEX', KEYS[2], i - 1)
       taken = taken + 1
     end
   end

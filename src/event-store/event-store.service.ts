@@ -37,8 +37,8 @@ export interface HistoryPage {
   total: number;
   /** The version the next page starts below, or null on the last page. */
   nextBefore: number | null;
-  /** The page's changes, newest first: each event's index (0 = the first) and kind. */
-  changes: Array<{ index: number; kind: HistoryKind }>;
+  /** The page's changes, newest first: each event's index (0 = the first), kind and position in the log. */
+  changes: Array<{ index: number; kind: HistoryKind; position: string }>;
 }
 
 /** The events of a script's reply `{id, envelope JSON, ...}`, in its order. */
@@ -178,7 +178,7 @@ export class EventStore {
     }
     const [, count, last, total, nextBefore, ...rest] = reply;
     const changes: HistoryPage['changes'] = [];
-    for (let i = 0; i < rest.length; i += 2) changes.push({ index: Number(rest[i]), kind: String(rest[i + 1]) as HistoryKind });
+    for (let i = 0; i < rest.length; i += 3) changes.push({ index: Number(rest[i]), kind: String(rest[i + 1]) as HistoryKind, position: String(rest[i + 2]) });
     return { versions: Number(count), lastKind: Number(count) === 0 ? null : (String(last) as HistoryKind), total: Number(total), nextBefore: Number(nextBefore) || null, changes };
   }
 

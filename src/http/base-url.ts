@@ -6,9 +6,11 @@ const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]']);
 /**
  * Distinct bases one process builds documents for, at most: each is a rendering (and a compressed copy) of
  * the large documents (sitemap, llms-full.txt) kept in the read cache. Loopback names with any port count;
- * past the bound, new ones get the fallback base.
+ * past the bound, new ones get the fallback base. Four, because they must all fit the read cache together:
+ * at 5,000 listings a base's two large documents take about 10 MB of its 128 MB for responses, and with 16
+ * made-up bases they pushed each other (and everything else) out, each push a render (bench:abuse).
  */
-export const MAX_BASES = 16;
+export const MAX_BASES = 4;
 const basesSeen = new WeakMap<AppConfig, Set<string>>();
 
 /**
