@@ -105,6 +105,8 @@ const en = {
   searchDescription: 'Search the directory by topic, name, task or model, and narrow by category, free tier, OpenAI compatibility, authentication, context, SDK, price and lifecycle.',
   /** After a label: ': ' in English, the full-width '：' (no space) in Chinese. */
   colon: ': ',
+  weakerMatches: 'Weaker matches',
+  errorsIndex: 'Providers on this page',
   didYouMean: 'Did you mean',
   readAsNothing: 'matched nothing',
   filtersLegend: 'Filters',
@@ -488,6 +490,8 @@ const zh: Messages = {
   searchTitle: (q: string | null) => (q ? `“${q}”的搜索结果` : '搜索'),
   searchDescription: '按主题、名称、任务或模型搜索目录，并按分类、免费额度、OpenAI 兼容、认证方式、上下文长度、SDK、价格和生命周期筛选。',
   colon: '：',
+  weakerMatches: '相关度较低的结果',
+  errorsIndex: '本页提供方',
   didYouMean: '您要找的可能是',
   readAsNothing: '未匹配任何内容',
   filtersLegend: '筛选条件',

@@ -445,6 +445,30 @@ describe.each(LANGS)('a listing page in $lang: the decision first', ({ lang, pre
     }
   });
 
+  it('orders the models by a price or context column when its header is pressed (with JavaScript), models without one last', async () => {
+    const page = await withJs.newPage();
+    try {
+      await page.goto(`${origin}${prefix}/apis/openai`);
+      const table = page.locator('table.models');
+      const column = async (n: number) => table.locator('tbody tr').evaluateAll((rows, i) => rows.map((row) => (row as HTMLTableRowElement).cells[i].getAttribute('data-value')), n);
+      const header = table.locator('thead th[data-sort]').first();
+      const index = await header.evaluate((th) => Array.prototype.indexOf.call(th.parentElement!.children, th));
+      await header.locator('button.sort').click();
+      expect(await header.getAttribute('aria-sort')).toBe('ascending');
+      const up = await column(index);
+      const priced = up.filter((v) => v !== '').map(Number);
+      expect(priced.length).toBeGreaterThan(3);
+      expect(up.slice(0, priced.length).map(Number)).toEqual([...priced].sort((a, b) => a - b));
+      expect(up.slice(priced.length).every((v) => v === '')).toBe(true);
+      await header.locator('button.sort').click();
+      expect(await header.getAttribute('aria-sort')).toBe('descending');
+      const down = await column(index);
+      expect(down.slice(0, priced.length).map(Number)).toEqual([...priced].sort((a, b) => b - a));
+    } finally {
+      await page.close();
+    }
+  });
+
   it('has no accessibility violation in dark mode either', async () => {
     const page = await withJs.newPage();
     try {

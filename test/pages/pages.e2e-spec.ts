@@ -168,13 +168,16 @@ describe('a listing page', () => {
     expect(models.match(/<tr(?: class="going")?><th scope="row">/g)).toHaveLength(tool.models!.length);
     const start = models.indexOf('<code>gpt-6-luna</code>');
     const lunaRow = models.slice(start, models.indexOf('</tr>', start));
-    expect(lunaRow).toContain(`<td>${MESSAGES.en.tokensInWords(luna.contextTokens!)}</td><td>${MESSAGES.en.tokensInWords(luna.maxOutputTokens!)}</td>`);
-    expect(lunaRow).toContain('<td>1.05M tokens</td>');
+    // Context and output in words, their figure beside them for ordering the rows.
+    const [context, output] = [luna.contextTokens!, luna.maxOutputTokens!];
+    expect(lunaRow).toContain(`<td data-value="${context}">${MESSAGES.en.tokensInWords(context)}</td><td data-value="${output}">${MESSAGES.en.tokensInWords(output)}</td>`);
+    expect(lunaRow).toContain('<td data-value="1050000">1.05M tokens</td>');
     // Input, output and cached input per million tokens, each in a column of its own (USD / 1M in the header).
     const rate = (unit: string) => luna.prices.find((r) => r.unit === unit)!.price;
-    expect(lunaRow).toContain(`<td><div>${rate('1m-input-tokens')}</div></td><td><div>${rate('1m-output-tokens')}</div></td><td><div>${rate('1m-cached-input-tokens')}</div></td>`);
-    expect(lunaRow).toContain('<td><div>0.1</div></td>');
-    expect(models).toContain('<th scope="col">Input<br/><span class="small">USD / 1M</span></th>');
+    const cell = (unit: string) => `<td data-value="${rate(unit)}"><div>${rate(unit)}</div></td>`;
+    expect(lunaRow).toContain(`${cell('1m-input-tokens')}${cell('1m-output-tokens')}${cell('1m-cached-input-tokens')}`);
+    expect(lunaRow).toContain('<td data-value="0.1"><div>0.1</div></td>');
+    expect(models).toContain('<th scope="col" data-sort="number">Input<br/><span class="small">USD / 1M</span></th>');
     expect(lunaRow).toContain(`<a href="${luna.source.url}" rel="nofollow noopener">${luna.source.checked}</a>`);
   });
 
@@ -221,8 +224,9 @@ describe('a listing page', () => {
     const html = await page('/zh/apis/openai');
     const models = section(html, 'models', 'prices');
     expect(html).toContain('<h3 id="models">模型</h3>');
-    for (const label of ['模型', '输入 → 输出', '其他价格', '上下文', '最大输出', '能力', '生命周期', '来源']) expect(models).toContain(`<th scope="col">${label}</th>`);
-    for (const label of ['输入', '输出', '缓存输入']) expect(models).toContain(`<th scope="col">${label}<br/><span class="small">USD／百万</span></th>`);
+    for (const label of ['模型', '输入 → 输出', '其他价格', '能力', '生命周期', '来源']) expect(models).toContain(`<th scope="col">${label}</th>`);
+    for (const label of ['上下文', '最大输出']) expect(models).toContain(`<th scope="col" data-sort="number">${label}</th>`);
+    for (const label of ['输入', '输出', '缓存输入']) expect(models).toContain(`<th scope="col" data-sort="number">${label}<br/><span class="small">USD／百万</span></th>`);
     expect(models).toContain('<code>gpt-6-luna</code>');
     const prices = section(html, 'prices', 'rate-limits');
     expect(prices).toContain('id="prices">价格明细</h3>');
@@ -466,6 +470,16 @@ describe('errors as pages', () => {
     expect(html).not.toContain('rel="alternate" hreflang');
   });
 
+  it('indexes the error reference by provider, each link to its section', async () => {
+    const html = await page('/errors');
+    const index = html.slice(html.indexOf('<nav class="toc"'), html.indexOf('</nav>', html.indexOf('<nav class="toc"')));
+    const linked = [...index.matchAll(/href="#(p-[a-z0-9-]+)"/g)].map((m) => m[1]);
+    expect(linked.length).toBeGreaterThan(1);
+    for (const id of linked) expect(html).toContain(`<h2 id="${id}">`);
+    // One provider's entries only: nothing to index.
+    expect(await page('/errors?provider=anthropic')).not.toContain('<nav class="toc"');
+  });
+
   it('shows code spans of error texts as code, and labels with a full-width colon on Chinese pages', async () => {
     const en = await page('/errors?provider=anthropic');
     expect(en).toContain('(error type <code>rate_limit_error</code>)');
@@ -557,6 +571,24 @@ describe('errors as pages', () => {
     const bad = await get('/search?q=chat&maxPrice=1');
     expect(bad.status).toBe(400);
     expect(await bad.text()).toContain('priceUnit');
+  });
+
+  it('sets weaker matches apart from strong ones on the first page of a search by relevance', async () => {
+    const html = await (await get('/search?q=text%20to%20speech')).text();
+    const json = await api<{ results: Array<{ slug: string; score: number }> }>('/api/v1/tools/search?q=text%20to%20speech');
+    const top = json.results[0].score;
+    const firstWeak = json.results.findIndex((r) => r.score < 0.7 * top);
+    expect(firstWeak).toBeGreaterThan(0);
+    const heading = html.indexOf('<h2 class="weaker">Weaker matches</h2>');
+    expect(heading).toBeGreaterThan(0);
+    // Text-to-speech APIs above the line, speech-to-text ones below it, in the API's order.
+    for (const [i, r] of json.results.entries()) {
+      const at = html.indexOf(`href="/apis/${r.slug}"`);
+      expect({ slug: r.slug, strong: at < heading }).toEqual({ slug: r.slug, strong: i < firstWeak });
+    }
+    expect(html.indexOf('href="/apis/elevenlabs"')).toBeLessThan(heading);
+    // Another order shows no such line.
+    expect(await (await get('/search?q=text%20to%20speech&sort=popular')).text()).not.toContain('class="weaker"');
   });
 
   it('orders results as asked, as the JSON API does, saying in which order; the order is part of the page (not the unordered one served again)', async () => {

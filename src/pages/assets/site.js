@@ -56,6 +56,44 @@
     });
   });
 
+  // Sortable tables (data-sortable): a header marked data-sort becomes a button that orders the rows by its
+  // cells' data-value, ascending then descending, cells without a value last; aria-sort says which.
+  document.querySelectorAll('table[data-sortable]').forEach(function (table) {
+    var heads = table.querySelectorAll('thead th[data-sort]');
+    heads.forEach(function (th) {
+      var column = Array.prototype.indexOf.call(th.parentNode.children, th);
+      var button = document.createElement('button');
+      button.type = 'button';
+      button.className = 'sort';
+      while (th.firstChild) button.appendChild(th.firstChild);
+      th.appendChild(button);
+      button.addEventListener('click', function () {
+        var ascending = th.getAttribute('aria-sort') !== 'ascending';
+        heads.forEach(function (other) {
+          other.removeAttribute('aria-sort');
+        });
+        th.setAttribute('aria-sort', ascending ? 'ascending' : 'descending');
+        var body = table.tBodies[0];
+        var value = function (row) {
+          var cell = row.cells[column];
+          var text = cell ? cell.getAttribute('data-value') : '';
+          return text === '' || text === null ? NaN : Number(text);
+        };
+        Array.prototype.slice
+          .call(body.rows)
+          .sort(function (a, b) {
+            var x = value(a);
+            var y = value(b);
+            if (isNaN(x) || isNaN(y)) return isNaN(x) - isNaN(y);
+            return ascending ? x - y : y - x;
+          })
+          .forEach(function (row) {
+            body.appendChild(row);
+          });
+      });
+    });
+  });
+
   // Search as you type: the form's own fields, asked of the search page of this same origin, and its
   // server-rendered results (cards, compare boxes, pager) put in place of #results. One renderer of
   // results, the server's; the script only swaps them in.

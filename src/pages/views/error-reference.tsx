@@ -51,6 +51,19 @@ export function ErrorReferencePage({ ctx, errors, all }: ErrorReferencePageProps
         <button type="submit">{t.show}</button>
       </form>
       <p class="count">{t.errorCount(errors.total)}</p>
+      {groups.size > 1 && (
+        <nav class="toc" aria-label={t.errorsIndex}>
+          <ul>
+            {[...groups].map(([provider, entries]) => (
+              <li>
+                <a href={`#p-${provider}`}>
+                  {providers.get(provider) ?? provider} ({entries.length})
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+      )}
       {[...groups].map(([provider, entries]) => (
         <section aria-labelledby={`p-${provider}`}>
           <h2 id={`p-${provider}`}>

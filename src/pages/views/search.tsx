@@ -141,8 +141,24 @@ function FilterControl({ ctx, name, value, categories, tasks }: { ctx: PageConte
   );
 }
 
+/** A result scoring under this share of the best one is a weaker match (speech to text under "text to speech"). */
+const WEAKER_THAN = 0.7;
+
+/**
+ * How many of the results, from the first, are strong matches: those of an order by relevance, on its first
+ * page, scoring at least WEAKER_THAN times the best; the rest are set apart under their own heading. Every
+ * result of another order, or of a later page, counts as shown in its order.
+ */
+function strongMatches(result: SearchResponse, laterPage: boolean): number {
+  const results = result.results;
+  if (laterPage || result.sort.by !== 'relevance' || results.length === 0) return results.length;
+  const weaker = results.findIndex((item) => item.score < WEAKER_THAN * results[0].score);
+  return weaker <= 0 ? results.length : weaker;
+}
+
 export function SearchResults({ ctx, result, firstPage, nextPage, categories }: { ctx: PageContext; result: SearchResponse; firstPage: string | null; nextPage: string | null; categories: CategoriesResponse }) {
   const { t } = ctx;
+  const strong = strongMatches(result, firstPage !== null);
   const names = new Map(categories.categories.map((c) => [c.slug, c]));
   return (
     <>
@@ -184,10 +200,20 @@ export function SearchResults({ ctx, result, firstPage, nextPage, categories }: 
       ) : (
         <>
           <ul class="cards">
-            {result.results.map((item) => (
+            {result.results.slice(0, strong).map((item) => (
               <ListingCard ctx={ctx} item={item} pickForm="pick" categories={names} />
             ))}
           </ul>
+          {strong < result.results.length && (
+            <>
+              <h2 class="weaker">{t.weakerMatches}</h2>
+              <ul class="cards">
+                {result.results.slice(strong).map((item) => (
+                  <ListingCard ctx={ctx} item={item} pickForm="pick" categories={names} />
+                ))}
+              </ul>
+            </>
+          )}
           <PickForm ctx={ctx} id="pick" />
           <Pager ctx={ctx} first={firstPage} next={nextPage} />
         </>

@@ -94,11 +94,11 @@ export function Lifecycle({ ctx, lifecycle }: { ctx: PageContext; lifecycle: Non
 
 const TOKEN_UNITS = ['1m-input-tokens', '1m-output-tokens', '1m-cached-input-tokens'] as const;
 
-/** The rates of one unit in a cell: the price, what it applies to, its own source where it has one. */
+/** The rates of one unit in a cell: the price, what it applies to, its own source where it has one; the lowest orders the column. */
 function RateCell({ ctx, rates }: { ctx: PageContext; rates: Rate[] }) {
-  if (rates.length === 0) return <td>–</td>;
+  if (rates.length === 0) return <td data-value="">–</td>;
   return (
-    <td>
+    <td data-value={String(Math.min(...rates.map((rate) => rate.price)))}>
       {rates.map((rate) => (
         <div>
           {rate.price}
@@ -159,21 +159,25 @@ export function Models({ ctx, tool }: { ctx: PageContext; tool: ToolDetail }) {
   const list = (items: string[]) => items.map((item) => t.modalityNames[item] ?? item).join(ctx.lang === 'zh' ? '、' : ', ');
   return (
     <Wide ctx={ctx} label={t.models}>
-      <table class="models">
+      <table class="models" data-sortable>
         <thead>
           <tr>
             <th scope="col">{t.modelId}</th>
             <th scope="col">{t.modalities}</th>
             {units.map((unit) => (
-              <th scope="col">
+              <th scope="col" data-sort="number">
                 {names[unit]}
                 <br />
                 <span class="small">{t.perMillion(0, currency ?? '').replace(/^0 /, '')}</span>
               </th>
             ))}
             <th scope="col">{units.length > 0 ? c.other : t.prices}</th>
-            <th scope="col">{c.context}</th>
-            <th scope="col">{t.maxOutput}</th>
+            <th scope="col" data-sort="number">
+              {c.context}
+            </th>
+            <th scope="col" data-sort="number">
+              {t.maxOutput}
+            </th>
             <th scope="col">{t.modelColumns.capabilities}</th>
             <th scope="col">{t.lifecycle}</th>
             <th scope="col">{t.source}</th>
@@ -199,8 +203,8 @@ export function Models({ ctx, tool }: { ctx: PageContext; tool: ToolDetail }) {
                 {model.prices.filter((rate) => !tokenRate(rate)).map((rate) => <RateLine ctx={ctx} rate={rate} currency={currency} />)}
                 {model.prices.every(tokenRate) && '–'}
               </td>
-              <td>{model.contextTokens === null ? '–' : t.tokensInWords(model.contextTokens)}</td>
-              <td>{model.maxOutputTokens === null ? '–' : t.tokensInWords(model.maxOutputTokens)}</td>
+              <td data-value={model.contextTokens ?? ''}>{model.contextTokens === null ? '–' : t.tokensInWords(model.contextTokens)}</td>
+              <td data-value={model.maxOutputTokens ?? ''}>{model.maxOutputTokens === null ? '–' : t.tokensInWords(model.maxOutputTokens)}</td>
               <td class="small">{capabilities(ctx, model)}</td>
               <ModelLifecycle ctx={ctx} slug={tool.slug} model={model} models={models} />
               <td class="small">
