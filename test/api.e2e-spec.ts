@@ -118,6 +118,21 @@ describe('GET /api/v1/tools/{slug}', () => {
       expect(body.didYouMean.length).toBeLessThanOrEqual(3);
       expect(body.detail).toContain(`did you mean ${body.didYouMean.join(', ')}?`);
     }
+    // A slug of words the search reads as a filter or an order matches no listing's text: none named.
+    for (const typed of ['free', 'cheapest']) expect((await getJson(url(`/api/v1/tools/${typed}`))).body.didYouMean).toEqual([]);
+  });
+
+  it("names them out of the client's search budget: past it, the 404 names none (and is no 429)", async () => {
+    const budgeted = await startService('api-did-you-mean', { SEARCH_RATE_LIMIT_PER_MINUTE: '1' });
+    try {
+      await budgeted.ingest(['fixtures']);
+      const first = await getJson(`${budgeted.baseUrl}/api/v1/tools/opnai`);
+      expect({ status: first.status, didYouMean: first.body.didYouMean }).toEqual({ status: 404, didYouMean: ['openai', ...first.body.didYouMean.slice(1)] });
+      const second = await getJson(`${budgeted.baseUrl}/api/v1/tools/opnai`);
+      expect({ status: second.status, didYouMean: second.body.didYouMean }).toEqual({ status: 404, didYouMean: [] });
+    } finally {
+      await budgeted.close();
+    }
   });
 
   it('serves ETag and Cache-Control, and 304 on If-None-Match', async () => {

@@ -188,7 +188,7 @@ describe('filters on the facts as data and the lifecycle', () => {
   it('maxPrice with priceUnit keeps the listings with a US-dollar rate of that unit at most that price', async () => {
     const lowest = (d: Detail) => {
       if ((d.prices?.currency ?? 'USD') !== 'USD') return Infinity;
-      const rates = [...(d.prices?.rates ?? []), ...(d.models ?? []).filter((m) => current(m.lifecycle.status)).flatMap((m) => m.prices)];
+      const rates = [...(d.prices?.rates ?? []), ...(d.models ?? []).filter((m) => current(m.lifecycle)).flatMap((m) => m.prices)];
       return Math.min(Infinity, ...rates.filter((r) => r.unit === '1m-input-tokens' && !('percent' in r && r.percent)).map((r) => r.price));
     };
     const expected = details.filter((d) => lowest(d) <= 1).map((d) => d.slug).sort();
@@ -248,7 +248,7 @@ describe('orders: sort on the list and on search, and orders asked for in words'
   /** A listing's lowest flat US-dollar rate in a unit, of its own rates and its served models' (of one kind, when given). */
   const lowest = (d: Detail, unit: string, kind?: string) => {
     if ((d.prices?.currency ?? 'USD') !== 'USD') return undefined;
-    const served = (d.models ?? []).filter((m) => current(m.lifecycle.status) && (kind === undefined || m.kind === kind));
+    const served = (d.models ?? []).filter((m) => current(m.lifecycle) && (kind === undefined || m.kind === kind));
     const rates = [...(kind === undefined ? (d.prices?.rates ?? []) : []), ...served.flatMap((m) => m.prices)].filter((r) => r.unit === unit && !r.percent);
     return rates.length === 0 ? undefined : Math.min(...rates.map((r) => r.price));
   };
@@ -334,9 +334,9 @@ describe('orders: sort on the list and on search, and orders asked for in words'
   });
 });
 
-/** A model sold for the long run: its rates count (deprecated and retired ones do not). */
-function current(status: string): boolean {
-  return status === 'active' || status === 'preview';
+/** A model sold for the long run: its rates count (deprecated and retired ones, or one with a shutdown day, do not). */
+function current(lifecycle: { status: string; retiresAt?: string | null }): boolean {
+  return (lifecycle.status === 'active' || lifecycle.status === 'preview') && !lifecycle.retiresAt;
 }
 
 describe('a comparison', () => {
@@ -347,7 +347,7 @@ describe('a comparison', () => {
     expect(Object.keys(perInput.lowest).sort()).toEqual(['anthropic', 'openai', 'stripe']);
     expect(perInput.lowest.stripe).toBeNull();
     const openai = body.compared.find((row: { slug: string }) => row.slug === 'openai');
-    const openaiRates = [...(openai.prices?.rates ?? []), ...openai.models.filter((m: any) => current(m.lifecycle.status)).flatMap((m: any) => m.prices)];
+    const openaiRates = [...(openai.prices?.rates ?? []), ...openai.models.filter((m: any) => current(m.lifecycle)).flatMap((m: any) => m.prices)];
     expect(perInput.lowest.openai).toBe(Math.min(...openaiRates.filter((r: { unit: string }) => r.unit === '1m-input-tokens').map((r: { price: number }) => r.price)));
     // GPT-5 nano (0.05 USD, deprecated, shut down on 2026-12-11) is OpenAI's cheapest input rate, but not one to plan on: left out.
     const retiring = openai.models.find((m: any) => m.id === 'gpt-5-nano');

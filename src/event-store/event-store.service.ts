@@ -171,8 +171,9 @@ export class EventStore {
     const ask = () =>
       this.redis.client.historyPage(keys.events, keys.aggregateEvents(stream), keys.aggregateSummaries(stream), keys.aggregateShown(stream), page.upTo, page.before ?? -1, page.limit, page.withdrawnType, ...page.hidden);
     let reply = await ask();
-    // Summaries not kept yet for this aggregate: one full read fills them in.
-    if (Number(reply[0]) === 0) {
+    // Summaries not kept yet for this aggregate: a full read fills them in (again if an append came between).
+    for (let attempt = 0; Number(reply[0]) === 0; attempt++) {
+      if (attempt === 3) throw new Error(`the summaries of ${stream} could not be filled in: events kept being appended`);
       await this.summaries(aggregateType, aggregateId);
       reply = await ask();
     }

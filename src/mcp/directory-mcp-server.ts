@@ -92,7 +92,7 @@ export class DirectoryMcpServer {
   private async call(tool: AnyDirectoryTool, args: Record<string, unknown>, client: string | null): Promise<CallToolResult> {
     try {
       const query = tool.query(args);
-      if (query instanceof SearchToolsQuery) query.client = client;
+      if (query instanceof SearchToolsQuery || query instanceof GetToolQuery) query.client = client;
       const output = this.parse(await this.queries.execute(query));
       return { content: [{ type: 'text', text: tool.text(output, query) }], structuredContent: output };
     } catch (error) {

@@ -25,6 +25,17 @@ export class SearchBudget {
   }
 
   /** Spends one search of `client` (its address; null: not an HTTP client, no budget); throws 429 past it. */
+  /**
+   * Spends one search if the client has one left, without refusing: for work a request may go without (an
+   * unknown slug's suggestions). False when the budget is spent.
+   */
+  async trySpend(client: string | null): Promise<boolean> {
+    if (client === null || this.limit === 0) return true;
+    const key = clientKey(client);
+    const state = await this.budgets.spend(`searches ${key}`, () => this.redis.keys.searchBudget(key), this.limit);
+    return !state || state.allowed;
+  }
+
   async spend(client: string | null): Promise<void> {
     if (client === null || this.limit === 0) return;
     const key = clientKey(client);

@@ -127,6 +127,7 @@ export class PagesController {
   @Get(['apis/:slug', 'zh/apis/:slug'])
   listing(@Param('slug') slug: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
     const query = new GetToolQuery(slug);
+    query.client = request.ip;
     return this.page(request, reply, langOfPath(request.url), PAGE_PATHS.listing(query.slug), async (ctx) => {
       const [detail, categories] = await Promise.all([this.read<ToolDetailResponse>(query), this.read<CategoriesResponse>(new ListCategoriesQuery())]);
       return ListingPage({ ctx, detail, categories });

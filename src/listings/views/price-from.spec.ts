@@ -18,6 +18,7 @@ describe('priceFrom', () => {
         model('small', 'preview', [{ unit: '1m-input-tokens', price: 0.2 }, { unit: '1m-output-tokens', price: 0.8 }]),
         model('old', 'deprecated', [{ unit: '1m-input-tokens', price: 0.05 }]),
         model('gone', 'retired', [{ unit: '1m-input-tokens', price: 0.01 }]),
+        { ...model('leaving', 'preview', [{ unit: '1m-input-tokens', price: 0.02 }]), lifecycle: { status: 'preview' as const, retiresAt: '2027-01-01' } },
       ],
     });
     expect(from).toEqual({ unit: '1m-input-tokens', price: 0.2, percent: null, currency: 'USD', appliesTo: null, model: { id: 'small', name: 'SMALL' }, source: source('small') });
@@ -42,10 +43,12 @@ describe('priceFrom', () => {
     expect(cards).toMatchObject({ price: 0.3, percent: 2.9 });
   });
 
-  it('is null without prices or without a current rate, and takes `other` only where nothing else is', () => {
+  it('is null without prices, without a current rate or with rates of the unit `other` only', () => {
     expect(priceFrom({ prices: null, models: [model('a', 'active', [{ unit: 'image', price: 1 }])] })).toBeNull();
     expect(priceFrom({ prices: { currency: 'USD', rates: [], source: source('p') }, models: [model('old', 'deprecated', [{ unit: 'image', price: 1 }])] })).toBeNull();
     const other = priceFrom({ prices: { currency: 'USD', rates: [{ unit: 'other', price: 5 }, { unit: 'other', price: 3 }, { unit: 'month', price: 20 }], source: source('p') }, models: [] });
     expect(other).toMatchObject({ unit: 'month', price: 20 });
+    // Rates in units of their own only: nothing a price from could compare.
+    expect(priceFrom({ prices: { currency: 'USD', rates: [{ unit: 'other', price: 3 }], source: source('p') }, models: [] })).toBeNull();
   });
 });

@@ -17,7 +17,7 @@ interface RateLike<S> {
 
 export interface PricedListing<S> {
   prices?: { currency: string; rates: ReadonlyArray<RateLike<S>>; source: S } | null;
-  models?: ReadonlyArray<{ id: string; name: string; prices: ReadonlyArray<RateLike<S>>; lifecycle: { status: LifecycleStatus } | null; source: S }> | null;
+  models?: ReadonlyArray<{ id: string; name: string; prices: ReadonlyArray<RateLike<S>>; lifecycle: { status: LifecycleStatus; retiresAt?: string | null } | null; source: S }> | null;
 }
 
 export interface PriceFrom<S> {
@@ -34,7 +34,8 @@ export interface PriceFrom<S> {
 
 /**
  * The unit most of the current rates are in (a language-model API's input tokens, a payment API's
- * transactions), ties to the unit listed first in RATE_UNITS; `other` only where nothing else is.
+ * transactions), ties to the unit listed first in RATE_UNITS; never `other`, whose rates are in units of
+ * their own that no price from could compare (null where it is the only one).
  */
 function mainUnit(units: RateUnit[]): RateUnit | null {
   const counts = new Map<RateUnit, number>();
@@ -44,7 +45,7 @@ function mainUnit(units: RateUnit[]): RateUnit | null {
     const count = counts.get(unit) ?? 0;
     if (unit !== 'other' && count > 0 && (best === null || count > counts.get(best)!)) best = unit;
   }
-  return best ?? (counts.has('other') ? 'other' : null);
+  return best;
 }
 
 /**

@@ -55,12 +55,17 @@ interface Priced {
 }
 
 /**
- * Whether a model (or an offer) is sold for the long run: preview or active. A deprecated one has a shutdown
- * announced or coming, so its rate is not a price anyone can plan on: the lowest rates, the price orders and
- * the decision summaries leave it out.
+ * Whether a model (or an offer) is sold for the long run: preview or active, with no shutdown day announced.
+ * A deprecated one, or one whose shutdown is announced, is not a price anyone can plan on: the lowest rates,
+ * the price orders and the decision summaries leave it out.
  */
-export function isCurrent(lifecycle: { status: LifecycleStatus }): boolean {
-  return lifecycle.status === 'active' || lifecycle.status === 'preview';
+export function isCurrent(lifecycle: { status: LifecycleStatus; retiresAt?: string | null }): boolean {
+  return (lifecycle.status === 'active' || lifecycle.status === 'preview') && !lifecycle.retiresAt;
+}
+
+/** Going away: deprecated, or with a shutdown day announced, and not retired yet (what the retirement banners list). */
+export function isRetiring(lifecycle: { status: LifecycleStatus; retiresAt?: string | null }): boolean {
+  return lifecycle.status !== 'retired' && (lifecycle.status === 'deprecated' || Boolean(lifecycle.retiresAt));
 }
 
 /**

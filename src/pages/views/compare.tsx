@@ -2,6 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { render } from 'preact-render-to-string';
 import type { ComparisonRow, ToolSummary } from '../../contract/listing-views';
 import type { CategoriesResponse, CompareResponse } from '../../contract/responses';
+import { isRetiring } from '../../listings/write/listing-facts';
 import { comparePath, PAGE_PATHS } from '../page-paths';
 import { itemList } from './json-ld';
 import { absolute, href, Layout, PageContext } from './layout';
@@ -166,7 +167,7 @@ function Rates({ ctx, rows, rates, names }: { ctx: PageContext; rows: Comparison
             <tr>
               <th scope="row">{t.compareRetiring}</th>
               {rows.map((row) => {
-                const deprecated = (row.models ?? []).filter((model) => model.lifecycle.status === 'deprecated');
+                const deprecated = (row.models ?? []).filter((model) => isRetiring(model.lifecycle));
                 const first = deprecated.map((model) => model.lifecycle.retiresAt).filter((day): day is string => Boolean(day)).sort()[0] ?? null;
                 return (
                   <td>

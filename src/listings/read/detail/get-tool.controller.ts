@@ -12,6 +12,8 @@ export class GetToolController {
 
   @Get(':slug')
   async detail(@Param('slug') slug: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
-    return sendJson(request, reply, await this.queries.execute(getToolQueryOf(slug, request.query as QueryParams)));
+    const query = getToolQueryOf(slug, request.query as QueryParams);
+    query.client = request.ip;
+    return sendJson(request, reply, await this.queries.execute(query));
   }
 }

@@ -4,6 +4,7 @@ import type { GoneListing, ToolDetailResponse } from '../../../contract/response
 import type { ErrorEntryDocument } from '../../../error-reference/write/error-entry.document';
 import { notFound } from '../../../http/problem';
 import { ReadModels } from '../../../projections/read-models.service';
+import { SearchBudget } from '../../../operations/search-budget';
 import { RenderState } from '../../views/render-state';
 import { API_PREFIX, renderListing } from '../../views/listing-views';
 import { splitEtag, storedBody, StoredBody } from '../../../http/stored-body';
@@ -26,15 +27,16 @@ export class GetToolHandler implements IQueryHandler<GetToolQuery, StoredBody> {
     private readonly readModels: ReadModels,
     private readonly timeline: ListingTimeline,
     private readonly categories: Categories,
+    private readonly budget: SearchBudget,
   ) {}
 
-  async execute({ slug, asOf }: GetToolQuery): Promise<StoredBody> {
+  async execute({ slug, asOf, client }: GetToolQuery): Promise<StoredBody> {
     if (asOf !== null) return this.asOf(slug, asOf);
     const stored = await this.readModels.detail(slug);
     if (!stored) {
       const gone = await this.timeline.withdrawn(slug);
       if (gone) throw goneProblem(gone);
-      const closest = await this.closest(slug);
+      const closest = await this.closest(slug, client);
       const hint = closest.length > 0 ? `did you mean ${closest.join(', ')}? ` : '';
       throw notFound(`no tool with slug '${slug}'; ${hint}search with ${API_PREFIX}/tools/search?q=${encodeURIComponent(slug)}`, { slug, didYouMean: closest });
     }
@@ -44,14 +46,19 @@ export class GetToolHandler implements IQueryHandler<GetToolQuery, StoredBody> {
   }
 
   /**
-   * The listings a mistyped slug most likely meant: the first few the search finds for its words (the
-   * search forgives typos and knows names, Chinese names and aliases), best first.
+   * The listings a mistyped slug most likely meant: the first few the search finds for its words that match
+   * their text (the search forgives typos and knows names, Chinese names and aliases), best first. A search
+   * like any other, so it spends from the client's search budget; past it the 404 names none. Words the
+   * search reads as filters or an order (`free`, `cheapest`) match no text: a slug of those alone names none.
    */
-  private async closest(slug: string): Promise<string[]> {
+  private async closest(slug: string, client: string | null): Promise<string[]> {
     const words = slug.replace(/[-_]+/g, ' ').trim();
-    if (words === '') return [];
+    if (words === '' || !(await this.budget.trySpend(client))) return [];
     const index = await this.readModels.searchIndex();
-    return index.search(words, NO_FILTERS, { limit: CLOSEST, offset: 0 }).hits.map((hit) => hit.slug);
+    return index
+      .search(words, NO_FILTERS, { limit: CLOSEST, offset: 0 })
+      .hits.filter((hit) => hit.matched.length > 0)
+      .map((hit) => hit.slug);
   }
 
   /**

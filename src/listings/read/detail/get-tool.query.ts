@@ -4,6 +4,8 @@ import type { StoredBody } from '../../../http/stored-body';
 /** GET /api/v1/tools/{slug}: the whole listing (any case of the slug), now or as it was at `asOf`. */
 export class GetToolQuery extends Query<StoredBody> {
   readonly slug: string;
+  /** Who asks (its address): an unknown slug's suggestions spend from its search budget (null: nobody's). */
+  client: string | null = null;
 
   constructor(
     slug: string,

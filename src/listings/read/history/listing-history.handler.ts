@@ -62,8 +62,14 @@ export class ListingHistoryHandler implements IQueryHandler<ListingHistoryQuery,
       if (history.versions === 0) throw notFound(`no tool with slug '${query.slug}' was ever published; search with ${API_PREFIX}/tools/search?q=${encodeURIComponent(query.slug)}`, { slug: query.slug });
       // Each change as JSON, worked out once per process: an event never changes, nor does what it changed,
       // so a page asked for again (or a neighbour's, with another `before`) reads no event twice.
-      const missing = history.changes.filter(({ position }) => !this.changes.has(position));
+      // Taken from the cache once, into this page's own map: a change set below (or by another request) may
+      // push out one this page needs before it is read again.
       const worked = new Map<string, string>();
+      for (const { position } of history.changes) {
+        const json = this.changes.get(position);
+        if (json !== undefined) worked.set(position, json);
+      }
+      const missing = history.changes.filter(({ position }) => !worked.has(position));
       if (missing.length > 0) {
         // A revision recorded without its values before (events from before they were kept) also needs the
         // event before it, to compare the documents.
@@ -76,7 +82,7 @@ export class ListingHistoryHandler implements IQueryHandler<ListingHistoryQuery,
           this.changes.set(position, json);
         }
       }
-      const page = history.changes.map(({ position }) => worked.get(position) ?? this.changes.get(position)!);
+      const page = history.changes.map(({ position }) => worked.get(position)!);
       const nextBefore = history.nextBefore;
       const head = JSON.stringify({
         success: true,

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { rateLimitsSchema, sourceSchema } from '../../../contract/listing-facts';
 import type { ToolDetail } from '../../../contract/listing-views';
-import { isCurrent } from '../../../listings/write/listing-facts';
+import { isCurrent, isRetiring } from '../../../listings/write/listing-facts';
 
 /**
  * What a reader decides by, worked out of one listing's facts as data: the page's decision summary and its
@@ -79,7 +79,7 @@ export interface Retiring {
  */
 export function retiringModels(tool: ToolDetail): Retiring[] {
   const models = tool.models ?? [];
-  const retiring = models.filter((model) => model.lifecycle.status !== 'retired' && (model.lifecycle.status === 'deprecated' || model.lifecycle.retiresAt !== null));
+  const retiring = models.filter((model) => isRetiring(model.lifecycle));
   return retiring
     .sort((a, b) => (a.lifecycle.retiresAt ?? '9999') .localeCompare(b.lifecycle.retiresAt ?? '9999') || a.name.localeCompare(b.name))
     .map((model) => ({
@@ -94,6 +94,5 @@ export function retiringModels(tool: ToolDetail): Retiring[] {
 
 /** The listing itself is going away: deprecated, or a shutdown day announced and not yet retired. */
 export function listingRetiring(tool: ToolDetail): boolean {
-  const lifecycle = tool.lifecycle;
-  return lifecycle !== null && lifecycle.status !== 'retired' && (lifecycle.status === 'deprecated' || lifecycle.retiresAt !== null);
+  return tool.lifecycle !== null && isRetiring(tool.lifecycle);
 }
