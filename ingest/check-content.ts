@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { Categories } from '../src/categories/categories';
 import { PACKAGE_ROOT } from '../src/config/app-config';
 import { formatProblem, loadContent } from '../src/catalog/content/content-files';
-import { pastShutdowns, STALE_AFTER_DAYS, staleListings, unsourcedFacts } from '../src/catalog/content/content-rules';
+import { pastShutdowns, SHUTDOWN_NOTICE_DAYS, STALE_AFTER_DAYS, staleListings, unsourcedFacts, upcomingShutdowns } from '../src/catalog/content/content-rules';
 import { isIsoDate } from '../src/contract/validation';
 
 /**
@@ -17,8 +17,9 @@ import { isIsoDate } from '../src/contract/validation';
  * are due for a re-check (each fact whose check has grown stale is named); and about listings and models
  * whose announced shutdown has passed but are not marked retired (ingest refuses those files). Warnings never change the exit code, so the check does not start failing just
  * because time passed. `CONTENT_CHECK_TODAY=YYYY-MM-DD` sets the day they are counted from (default: today).
- * Last, it names the listings that give no source for auth, free tier and OpenAI compatibility: the
- * backlog of facts still to check against the providers' own pages.
+ * It names the shutdowns coming within SHUTDOWN_NOTICE_DAYS (the day after each, ingest refuses the file
+ * until it is marked retired). Last, it names the listings that give no source for auth, free tier and
+ * OpenAI compatibility: the backlog of facts still to check against the providers' own pages.
  */
 async function main(): Promise<void> {
   const folder = process.argv[2] ?? join(PACKAGE_ROOT, 'fixtures');
@@ -52,6 +53,11 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   console.log(`content check passed: ${counts}${due}`);
+  const coming = upcomingShutdowns(content.listings, today);
+  if (coming.length > 0) {
+    console.log(`${coming.length} shutdown(s) within ${SHUTDOWN_NOTICE_DAYS} days: mark each retired (status, since) once its day has passed, or ingest refuses the file:`);
+    for (const { file, field, name, day } of coming) console.log(`  ${day} ${file}: ${field} (${name})`);
+  }
   const unsourced = unsourcedFacts(content.listings).map(({ slug, facts }) => `${slug} (${facts.join(', ')})`);
   if (unsourced.length > 0) console.log(`${unsourced.length} listing(s) give no source yet for some of auth, freeTier, openaiCompatible and contextTokens: ${unsourced.join(', ')}`);
 }

@@ -85,6 +85,23 @@ it('refuses a CONTENT_CHECK_TODAY that is not a date', () => {
   expect(run.stderr).toMatch(/CONTENT_CHECK_TODAY: must be a date as YYYY-MM-DD/);
 });
 
+it('names the shutdowns coming within 30 days, soonest first, so they are marked retired in time', () => {
+  // On 2026-11-23 OpenAI's deprecated GPT-5 models and o3 shut down on 2026-12-11, within 30 days; GPT-4o mini TTS (2027-01-06) is not.
+  const run = check('fixtures');
+  expect(run.status).toBe(0);
+  const lines = run.stdout.split('\n');
+  const head = lines.findIndex((line) => /^\d+ shutdown\(s\) within 30 days: mark each retired/.test(line));
+  expect(head).toBeGreaterThanOrEqual(0);
+  const named = lines.slice(head + 1).filter((line) => line.startsWith('  ')).map((line) => line.trim());
+  const gpt5 = (parse(readFileSync('fixtures/listings/openai.yaml', 'utf8')).models as Array<{ id: string }>).findIndex((m) => m.id === 'gpt-5');
+  expect(named).toContain(`2026-12-11 fixtures/listings/openai.yaml: models.${gpt5}.lifecycle (gpt-5)`);
+  expect(named.some((line) => line.includes('(gpt-4o-mini-tts)'))).toBe(false);
+  expect(named).toEqual([...named].sort());
+  expect(lines[head]).toMatch(new RegExp(`^${named.length} shutdown`));
+  // Long before, none.
+  expect(check('fixtures', '2026-06-01').stdout).not.toContain('within 30 days');
+});
+
 it('warns of a model whose announced shutdown has passed but is not marked retired, and still passes', () => {
   const dir = mkdtempSync(join(tmpdir(), 'content-shutdown-'));
   try {

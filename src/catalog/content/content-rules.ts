@@ -168,6 +168,27 @@ export function pastShutdownRule(listing: ListingDocument, today = new Date().to
   return problems;
 }
 
+/** How far ahead check:content names the shutdowns coming (see upcomingShutdowns). */
+export const SHUTDOWN_NOTICE_DAYS = 30;
+
+/**
+ * Listings and models not retired whose shutdown comes within SHUTDOWN_NOTICE_DAYS of `today` (that day
+ * included): on the day after it, ingest refuses them until they are marked retired, and every ingest of a
+ * folder that changes them (a test's fixtures included) with them. For the editors' calendar.
+ */
+export function upcomingShutdowns(listings: LoadedListing[], today: Date): Array<{ file: string; field: string; name: string; day: string }> {
+  const from = today.toISOString().slice(0, 10);
+  const until = new Date(today.getTime() + SHUTDOWN_NOTICE_DAYS * 86_400_000).toISOString().slice(0, 10);
+  const coming = (lifecycle: { status: string; retiresAt?: string | null } | null | undefined) =>
+    Boolean(lifecycle?.retiresAt && lifecycle.status !== 'retired' && lifecycle.retiresAt >= from && lifecycle.retiresAt <= until);
+  return listings
+    .flatMap(({ file, listing }) => [
+      ...(coming(listing.lifecycle) ? [{ file, field: 'lifecycle', name: listing.slug, day: listing.lifecycle!.retiresAt! }] : []),
+      ...(listing.models ?? []).flatMap((model, i) => (coming(model.lifecycle) ? [{ file, field: `models.${i}.lifecycle`, name: model.id, day: model.lifecycle.retiresAt! }] : [])),
+    ])
+    .sort((a, b) => a.day.localeCompare(b.day) || a.file.localeCompare(b.file));
+}
+
 /** Warnings of check:content: listings and models past their shutdown and not yet marked retired (see pastShutdownRule). */
 export function pastShutdowns(listings: LoadedListing[], today: Date): ContentProblem[] {
   const day = today.toISOString().slice(0, 10);
