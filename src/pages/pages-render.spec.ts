@@ -14,6 +14,7 @@ import { inLang, langOfPath } from './page-paths';
 import { jsonForScript } from './views/json-ld';
 import { pageContext, renderDocument } from './views/layout';
 import { ListingPage } from './views/listing/listing-page';
+import { listingMessages } from './views/listing/listing-messages';
 import { HTML_RULES } from '../../test/pages/html-rules';
 
 /**
@@ -106,6 +107,37 @@ it('has every interface string in both languages, and the Chinese ones in Chines
   const shared = ['footerLlms', 'popularityValue', 'tokens', 'date', 'dateTime'];
   const same = Object.keys(en).filter((key) => typeof en[key] === 'string' && en[key] === zh[key]);
   expect(same.filter((key) => !shared.includes(key))).toEqual([]);
+});
+
+it("has the listing page's own strings in both languages, the Chinese ones in Chinese", () => {
+  const en = listingMessages('en') as unknown as Record<string, unknown>;
+  const zh = listingMessages('zh') as unknown as Record<string, unknown>;
+  expect(Object.keys(zh).sort()).toEqual(Object.keys(en).sort());
+  expect(Object.keys(en).filter((key) => typeof en[key] === 'string' && en[key] === zh[key])).toEqual([]);
+});
+
+describe.each(LANGS)('a listing that is itself going away (%s)', (lang) => {
+  const tool = {
+    ...detail.tool,
+    lifecycle: { status: 'deprecated' as const, since: '2026-10-01', retiresAt: '2027-03-31', replacedBy: ['anthropic'], migrationUrl: 'https://example.com/migrate', reason: null, source: null },
+  };
+  const html = renderDocument(ListingPage({ ctx: pageContext(lang, '/apis/openai', 'https://directory.test'), detail: { ...detail, tool }, categories }));
+  const m = listingMessages(lang);
+  const banner = html.slice(html.indexOf('<section class="alert retirements"'), html.indexOf('</section>', html.indexOf('<section class="alert retirements"')));
+
+  it('says so in the banner with its day, its successor and the migration guide, and in the summary', () => {
+    expect(banner).toContain(`<strong>${m.bannerListing('2027-03-31')}</strong>`);
+    expect(banner).toContain(`href="${lang === 'zh' ? '/zh' : ''}/apis/anthropic"`);
+    expect(banner).toContain('href="https://example.com/migrate"');
+    const summary = html.slice(html.indexOf('data-fact="lifecycle"'), html.indexOf('data-fact="liveness"'));
+    expect(summary).toContain('class="badge deprecated"');
+    expect(summary).toContain(m.listingRetires('2027-03-31'));
+  });
+
+  it('is valid HTML', async () => {
+    const report = await new HtmlValidate(HTML_RULES).validateString(html);
+    expect(report.results.flatMap((r) => r.messages.map((msg) => `${msg.ruleId}: ${msg.message} (${msg.selector})`))).toEqual([]);
+  });
 });
 
 it('tells browsers from agents by Accept, JSON winning a tie', () => {
