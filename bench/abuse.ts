@@ -10,11 +10,13 @@ import { runCli, startRedis, startService, stop, waitUntilSettled } from './lib/
  * documents, deep pages of a 10,000-version history, exports from 150 addresses, and 11 addresses holding
  * 200 idle connections each. A third client asks /readyz four times a second throughout. The target: the
  * polite client's p99 within 3 times its quiet p99, and /readyz answering 200 throughout.
- * Options: --size=5000 --seconds=15
+ * Options: --size=5000 --seconds=15 --only=exports (the phases whose name holds the word) --env=EXPORTS_IN_FLIGHT=2 (a setting of the service)
  */
-const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=') as [string, string]));
+const args = Object.fromEntries(process.argv.slice(2).map((a) => { const [name, ...value] = a.replace(/^--/, '').split('='); return [name, value.join('=')]; }));
 const SIZE = Number(args.size ?? 5000);
 const SECONDS = Number(args.seconds ?? 15);
+const ONLY = args.only ?? '';
+const SERVICE_ENV = Object.fromEntries((args.env ?? '').split(',').filter(Boolean).map((pair) => pair.split('=') as [string, string]));
 const log = (line: string) => console.error(`[bench:abuse] ${line}`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -137,10 +139,11 @@ function watchReadiness(url: string): () => Promise<{ asked: number; bad: number
 async function main(): Promise<void> {
   const redis = await startRedis();
   const env = { REDIS_URL: redis.url, REDIS_NAMESPACE: 'abuse' };
+  if (Object.keys(SERVICE_ENV).length > 0) log(`service settings: ${JSON.stringify(SERVICE_ENV)}`);
   try {
     await runCli(['ingest', 'fixtures', syntheticFolder(SIZE, log)], env);
     await appendLongHistory(env, 'long-history', 10_000);
-    const service = await startService(env);
+    const service = await startService({ ...env, ...SERVICE_ENV });
     try {
       log(`service settled ${((await waitUntilSettled(service.url)) / 1000).toFixed(1)} s after it was ready`);
       const slugs = ['openai', 'anthropic', 'stripe', 'elevenlabs', 'pinecone', 'deepseek', 'mistral', 'twilio'];
@@ -154,7 +157,7 @@ async function main(): Promise<void> {
         `| nothing (quiet) | ${percentile(quiet.times, 0.5).toFixed(1)} ms | ${quietP99.toFixed(1)} ms | 1.0 | ${quiet.failed} | – |`,
       ];
       log(rows.at(-1)!);
-      for (const phase of PHASES) {
+      for (const phase of PHASES.filter((p) => p.name.includes(ONLY))) {
         const stopReadiness = watchReadiness(service.url);
         const stopAbuse = phase.start(service.url);
         await sleep(1000);
