@@ -335,10 +335,16 @@ describe.each(LANGS)('the comparison table in $lang, on a phone', ({ prefix }) =
       await page.locator('#diff').uncheck();
       expect(await visible()).toBe(all);
       // Scrolled to the last listing, the first row's field name is still at the box's left edge.
-      const left = await box.evaluate((element) => element.getBoundingClientRect().left);
+      const { left, top } = await box.evaluate((element) => element.getBoundingClientRect());
       await box.evaluate((element) => element.scrollTo({ left: element.scrollWidth }));
       const label = await box.locator('tbody th').first().evaluate((cell) => cell.getBoundingClientRect().left);
       expect(Math.abs(label - left)).toBeLessThanOrEqual(2);
+      // Scrolled down to the last field, the listings' names are still at the box's top edge.
+      expect(await box.evaluate((element) => element.scrollHeight > element.clientHeight)).toBe(true);
+      await box.evaluate((element) => element.scrollTo({ top: element.scrollHeight }));
+      const heading = await box.locator('thead th').last().evaluate((cell) => cell.getBoundingClientRect().top);
+      expect(Math.abs(heading - top)).toBeLessThanOrEqual(2);
+      expect(await page.evaluate(() => window.scrollY)).toBe(0);
     } finally {
       await page.close();
     }
