@@ -154,12 +154,16 @@ export class PagesController {
     });
   }
 
-  /** The comparison of `ids` (one list, or the boxes of a form, each given as `ids`), plus `more` typed in. */
+  /** The comparison of `ids` (one list, or the boxes of a form, each given as `ids`), plus `more` typed in (slugs or names). */
   @Get(['compare', 'zh/compare'])
   async compare(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<FastifyReply> {
     const lang = langOfPath(request.url);
     const params = request.query as QueryParams;
-    const given = [params.ids, params.more].flat().filter((value): value is string => typeof value === 'string' && value.trim() !== '');
+    // Boxes give slugs; what is typed in `more` may be a slug or a listing's name ("Claude", "通义千问").
+    const index = await this.readModels.searchIndex();
+    const typed = [params.more].flat().filter((value): value is string => typeof value === 'string').flatMap((value) => value.split(','));
+    const named = typed.map((entry) => entry.trim()).filter(Boolean).map((entry) => (index.has(entry.toLowerCase()) ? entry : (index.slugNamed(entry) ?? entry)));
+    const given = [[params.ids].flat(), named].flat().filter((value): value is string => typeof value === 'string' && value.trim() !== '');
     if (given.length === 0) return this.page(request, reply, lang, PAGE_PATHS.compare, async (ctx) => this.comparePage(ctx, [], null));
     let query;
     try {

@@ -134,6 +134,16 @@ export class SearchIndex {
     return this.docIds.has(slug);
   }
 
+  /**
+   * The slug of the one listing a name (its name, Chinese name, slug or an alias, in any case and spacing)
+   * belongs to; null when none does, or several do (a model id several listings serve).
+   */
+  slugNamed(name: string): string | null {
+    const docs = this.names.get(aliasKey(name));
+    if (!docs || docs.size !== 1) return null;
+    return this.docs[[...docs][0]]?.facts.slug ?? null;
+  }
+
   /** Listings (retired ones left out) by liveness state: for /api/v1/liveness and /metrics, not for searches. */
   liveCounts(): Record<LiveFilterValue, number> {
     const counts = Object.fromEntries(LIVE_FILTER_VALUES.map((state) => [state, 0])) as Record<LiveFilterValue, number>;

@@ -608,6 +608,16 @@ describe('errors as pages', () => {
     expect(html).toMatch(/href="\/search\?q=chat&amp;priceUnit=1m-input-tokens&amp;sort=price&amp;cursor=/);
   });
 
+  it('takes listings typed by name as well as by slug, in either language', async () => {
+    // A box ticked (a slug) and names typed: "Claude" is Anthropic's alias, 通义千问 Qwen's Chinese name, DEEPSEEK a slug in capitals.
+    const html = await (await get(`/compare?ids=openai&more=${encodeURIComponent('Claude, 通义千问,DEEPSEEK')}`)).text();
+    const headers = [...section(html, 'table', 'rates').matchAll(/<th scope="col"><a href="\/apis\/([a-z0-9-]+)">/g)].map((m) => m[1]);
+    expect(headers).toEqual(['openai', 'anthropic', 'qwen', 'deepseek']);
+    // A name several listings answer to (a model id they all serve) is not guessed: it is named as unknown.
+    const ambiguous = await (await get(`/compare?ids=openai,anthropic&more=gpt-oss-120b`)).text();
+    expect(ambiguous).toContain('<code>gpt-oss-120b</code>');
+  });
+
   it('answers a comparison of nothing known 404, naming each', async () => {
     const answer = await get('/compare?ids=nope-one,nope-two');
     expect(answer.status).toBe(404);
