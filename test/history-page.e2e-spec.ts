@@ -103,6 +103,22 @@ it('counts events appended after a history was counted, and reads as of a positi
   expect(await page('b', more.at(-1)!, null, 50)).toEqual(reference(steps, null, 50));
 });
 
+it('writes the summaries of an aggregate written before they were kept, from its events, the lines the append would have written', async () => {
+  const steps = mixed(40);
+  const positions = await append('c', steps, 0);
+  const summaries = connection.keys.aggregateSummaries('thing:c');
+  const written = await connection.client.lrange(summaries, 0, -1);
+  expect(written).toHaveLength(steps.length);
+  // As a store from before summaries: none kept, nor a count.
+  await connection.client.del(summaries, connection.keys.aggregateShown('thing:c'));
+  expect(await page('c', positions.at(-1)!, null, 6)).toEqual(reference(steps, null, 6));
+  expect(await connection.client.lrange(summaries, 0, -1)).toEqual(written);
+  // Half of them lost (a list cut short): written again whole.
+  await connection.client.ltrim(summaries, 0, 19);
+  expect(await page('c', positions.at(-1)!, 30, 4)).toEqual(reference(steps, 30, 4));
+  expect(await connection.client.lrange(summaries, 0, -1)).toEqual(written);
+});
+
 it('answers an aggregate with no events as empty', async () => {
   expect(await page('none', `${Date.now()}-0`, null, 10)).toEqual({ versions: 0, lastKind: null, total: 0, nextBefore: null, changes: [] });
 });

@@ -1,6 +1,17 @@
 import type { Cluster, Redis } from 'ioredis';
 
 /**
+ * An event's summary line, `type|changedFields` (the JSON list as the envelope writes it; nothing after the
+ * bar when the event names none): what a history reads instead of the event. Written once, put before the
+ * scripts that write it (the append, and the history that fills in an older aggregate's).
+ */
+const SUMMARY_LINE = `
+local function summaryLine(eventType, envelope)
+  return eventType .. '|' .. (string.match(envelope, '"changedFields":(%b[])') or '')
+end
+`;
+
+/**
  * Appends events to one aggregate if its version is still the expected one, in one atomic step, and
  * records the digest of the aggregate's document after them as `version:digest` (or drops it: an append
  * that names no digest must never leave the previous one standing). The version in the record is a
@@ -13,7 +24,7 @@ import type { Cluster, Redis } from 'ioredis';
  * ARGV[4] an identity for a store that has none yet, then pairs of (event type, envelope JSON).
  * Returns {1, id...} on success, {0, actualVersion} on a version conflict.
  */
-export const APPEND_EVENTS_LUA = `
+export const APPEND_EVENTS_LUA = `${SUMMARY_LINE}
 local current = tonumber(redis.call('HGET', KEYS[2], ARGV[1]) or '0')
 local expected = tonumber(ARGV[2])
 if current ~= expected then
@@ -32,7 +43,7 @@ for i = 5, #ARGV, 2 do
   local id = redis.call('XADD', KEYS[1], '*', 'type', ARGV[i], 'stream', ARGV[1], 'version', expected + n, 'event', ARGV[i + 1])
   redis.call('RPUSH', KEYS[3], id)
   if summarised then
-    redis.call('RPUSH', KEYS[6], ARGV[i] .. '|' .. (string.match(ARGV[i + 1], '"changedFields":(%b[])') or ''))
+    redis.call('RPUSH', KEYS[6], summaryLine(ARGV[i], ARGV[i + 1]))
   end
   result[#result + 1] = id
 end
@@ -65,7 +76,9 @@ return 1
  * - `lastIndex(hi, accepts)`: the last index from 0 to hi of the aggregate's id list (KEYS[2]) whose id
  *   `accepts` takes, by binary search (the list is in stream order), -1 when none is: about log2(n) LINDEX
  *   calls, so an aggregate of 10,000 versions is read as fast as one of ten;
- * - `envelopeOf(id)`: the event's envelope JSON in the global stream (KEYS[1]), nil when it is not there.
+ * - `fieldsOf(id)` and `envelopeOf(id)`: the fields of the event's entry in the global stream (KEYS[1])
+ *   by name (type, stream, version, event), and its envelope JSON; nil when it is not there;
+ * - `withEnvelopes(ids)`: `{id, envelope JSON, ...}` of those ids whose event is there (an id may be false).
  */
 const READ_HELPERS = `
 local function parse(id)
@@ -85,14 +98,27 @@ local function lastIndex(hi, accepts)
   end
   return found
 end
-local function envelopeOf(id)
+local function fieldsOf(id)
   local entry = redis.call('XRANGE', KEYS[1], id, id)[1]
   if not entry then return nil end
-  local fields = entry[2]
-  for f = 1, #fields, 2 do
-    if fields[f] == 'event' then return fields[f + 1] end
+  local fields = {}
+  for f = 1, #entry[2], 2 do fields[entry[2][f]] = entry[2][f + 1] end
+  return fields
+end
+local function envelopeOf(id)
+  local fields = fieldsOf(id)
+  return fields and fields.event
+end
+local function withEnvelopes(ids)
+  local out = {}
+  for _, id in ipairs(ids) do
+    local envelope = id and envelopeOf(id)
+    if envelope then
+      out[#out + 1] = id
+      out[#out + 1] = envelope
+    end
   end
-  return nil
+  return out
 end
 local function atOrBefore(position)
   local maxMs, maxSeq = parse(position)
@@ -108,15 +134,7 @@ end
  * KEYS[1] global stream, KEYS[2] list of the aggregate's stream ids. Returns {id, envelope JSON, ...}.
  */
 export const READ_AGGREGATE_LUA = `${READ_HELPERS}
-local out = {}
-for _, id in ipairs(redis.call('LRANGE', KEYS[2], 0, -1)) do
-  local envelope = envelopeOf(id)
-  if envelope then
-    out[#out + 1] = id
-    out[#out + 1] = envelope
-  end
-end
-return out
+return withEnvelopes(redis.call('LRANGE', KEYS[2], 0, -1))
 `;
 
 /**
@@ -163,17 +181,6 @@ return {bestId, bestEnvelope}
 `;
 
 /**
- * An aggregate's event ids and summaries (see APPEND_EVENTS_LUA), both lists whole: the summaries are
- * empty when they do not match the ids (an aggregate written before they were kept).
- * KEYS[1] list of the aggregate's stream ids, KEYS[2] its summaries. Returns {ids, summaries}.
- */
-export const READ_SUMMARIES_LUA = `
-local ids = redis.call('LRANGE', KEYS[1], 0, -1)
-if redis.call('LLEN', KEYS[2]) ~= #ids then return {ids, {}} end
-return {ids, redis.call('LRANGE', KEYS[2], 0, -1)}
-`;
-
-/**
  * One page of an aggregate's history, newest first, from its summaries alone, worked out where they are:
  * each event up to a position of the global stream is published (the first, or the first after a
  * withdrawal), revised or withdrawn, which its own line and the one before it tell; a revision of hidden
@@ -184,15 +191,22 @@ return {ids, redis.call('LRANGE', KEYS[2], 0, -1)}
  * KEYS[1] global stream, KEYS[2] list of the aggregate's stream ids, KEYS[3] its summaries, KEYS[4] its
  * count of shown events; ARGV[1] the position ('ms-seq'), ARGV[2] the version the page starts below (-1:
  * from the newest), ARGV[3] the limit, ARGV[4] the withdrawal's event type, then the hidden field names.
- * Returns {0} when the summaries are not whole (an aggregate written before they were kept), else
- * {1, events up to the position, the last one's kind, shown count, next version to start below (0: none),
+ * An aggregate written before summaries were kept has them written first, from its events (one long call,
+ * once). Returns {events up to the position, the last one's kind, shown count, next version to start below (0: none),
  * then index (0 = first), kind, stream id for each change of the page}.
  */
-export const HISTORY_PAGE_LUA = `${READ_HELPERS}
+export const HISTORY_PAGE_LUA = `${READ_HELPERS}${SUMMARY_LINE}
 local n = redis.call('LLEN', KEYS[2])
-if redis.call('LLEN', KEYS[3]) ~= n then return {0} end
+-- An aggregate written before summaries were kept: its summaries are written now, from its events, once.
+if redis.call('LLEN', KEYS[3]) ~= n then
+  redis.call('DEL', KEYS[3], KEYS[4])
+  for _, id in ipairs(redis.call('LRANGE', KEYS[2], 0, -1)) do
+    local fields = fieldsOf(id) or {}
+    redis.call('RPUSH', KEYS[3], summaryLine(fields.type or '', fields.event or ''))
+  end
+end
 local count = lastIndex(n - 1, atOrBefore(ARGV[1])) + 1
-if count == 0 then return {1, 0, '', 0, 0} end
+if count == 0 then return {0, '', 0, 0} end
 local hidden, quoted = {}, {}
 for i = 5, #ARGV do
   hidden[ARGV[i]] = true
@@ -257,21 +271,9 @@ while top >= 1 and nextBefore == 0 do
   end
   top = bottom - 1
 end
-local reply = {1, count, last, total, nextBefore}
+local reply = {count, last, total, nextBefore}
 for _, value in ipairs(page) do reply[#reply + 1] = value end
 return reply
-`;
-
-/**
- * Fills in an aggregate's summaries from what a full read found, if its events are still those read.
- * KEYS[1] list of the aggregate's stream ids, KEYS[2] its summaries; ARGV[1] the number of events read,
- * then the summaries. Returns 1 when written.
- */
-export const WRITE_SUMMARIES_LUA = `
-if redis.call('LLEN', KEYS[1]) ~= tonumber(ARGV[1]) then return 0 end
-redis.call('DEL', KEYS[2])
-for i = 2, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
-return 1
 `;
 
 /**
@@ -279,24 +281,15 @@ return 1
  * KEYS[2] list of the aggregate's stream ids; ARGV the indexes. Returns {id, envelope JSON, ...} in order.
  */
 export const READ_EVENTS_AT_LUA = `${READ_HELPERS}
-local out = {}
-for _, index in ipairs(ARGV) do
-  local id = redis.call('LINDEX', KEYS[2], tonumber(index))
-  local envelope = id and envelopeOf(id)
-  if envelope then
-    out[#out + 1] = id
-    out[#out + 1] = envelope
-  end
-end
-return out
+local ids = {}
+for i, index in ipairs(ARGV) do ids[i] = redis.call('LINDEX', KEYS[2], tonumber(index)) end
+return withEnvelopes(ids)
 `;
 
 /** Registers the event store's scripts on a client (ioredis sends EVALSHA, with EVAL when Redis lacks one). */
 export function defineEventStoreScripts(client: Redis | Cluster): void {
   client.defineCommand('appendEvents', { numberOfKeys: 6, lua: APPEND_EVENTS_LUA });
-  client.defineCommand('readSummaries', { numberOfKeys: 2, lua: READ_SUMMARIES_LUA });
   client.defineCommand('historyPage', { numberOfKeys: 4, lua: HISTORY_PAGE_LUA });
-  client.defineCommand('writeSummaries', { numberOfKeys: 2, lua: WRITE_SUMMARIES_LUA });
   client.defineCommand('readEventsAt', { numberOfKeys: 2, lua: READ_EVENTS_AT_LUA });
   client.defineCommand('recordDigest', { numberOfKeys: 2, lua: RECORD_DIGEST_LUA });
   client.defineCommand('readAggregate', { numberOfKeys: 2, lua: READ_AGGREGATE_LUA });
@@ -309,9 +302,7 @@ type Arg = string | number;
 declare module 'ioredis' {
   interface RedisCommander<Context> {
     appendEvents(stream: string, versions: string, aggregate: string, digests: string, identity: string, summaries: string, ...args: Arg[]): Promise<Array<string | number>>;
-    readSummaries(aggregate: string, summaries: string): Promise<[string[], string[]]>;
     historyPage(stream: string, aggregate: string, summaries: string, shown: string, upTo: string, before: number, limit: number, withdrawnType: string, ...hidden: string[]): Promise<Array<string | number>>;
-    writeSummaries(aggregate: string, summaries: string, count: number, ...summaryLines: string[]): Promise<number>;
     readEventsAt(stream: string, aggregate: string, ...indexes: number[]): Promise<string[]>;
     recordDigest(versions: string, digests: string, streamName: string, version: number, digest: string): Promise<number>;
     readAggregate(stream: string, aggregate: string): Promise<string[]>;

@@ -18,13 +18,7 @@ export function newStoreIdentity(): string {
  */
 const OCCURRED_AT_MARGIN_MS = 60_000;
 
-/** An event of an aggregate's history without its document: where it is in the log, its type, and the fields a revision changed. */
-export interface EventSummary {
-  position: string;
-  type: string;
-  changedFields: string[] | null;
-}
-
+/** What an event of an aggregate's history was to a reader. */
 export type HistoryKind = 'published' | 'revised' | 'withdrawn';
 
 /** A page of an aggregate's history (EventStore.historyPage). */
@@ -46,12 +40,6 @@ function storedEvents(reply: string[]): StoredEvent[] {
   const events: StoredEvent[] = [];
   for (let i = 0; i < reply.length; i += 2) events.push({ ...(JSON.parse(reply[i + 1]) as EventEnvelope), position: reply[i] });
   return events;
-}
-
-function summaryOf(position: string, line: string): EventSummary {
-  const bar = line.indexOf('|');
-  const changed = line.slice(bar + 1);
-  return { position, type: line.slice(0, bar), changedFields: changed === '' ? null : (JSON.parse(changed) as string[]) };
 }
 
 /**
@@ -141,22 +129,6 @@ export class EventStore {
   }
 
   /**
-   * One aggregate's history without its documents: each event's position and summary (its type and a
-   * revision's changed fields), oldest first. An aggregate written before summaries were kept is read in
-   * full once, and its summaries written for the next time.
-   */
-  async summaries(aggregateType: string, aggregateId: string): Promise<EventSummary[]> {
-    const keys = this.redis.keys;
-    const stream = streamName(aggregateType, aggregateId);
-    const [ids, lines] = await this.redis.client.readSummaries(keys.aggregateEvents(stream), keys.aggregateSummaries(stream));
-    if (lines.length === ids.length) return ids.map((position, i) => summaryOf(position, lines[i]));
-    const events = await this.readAggregate(aggregateType, aggregateId);
-    const written = events.map((event) => `${event.type}|${JSON.stringify((event.data as { changedFields?: string[] }).changedFields ?? null).replace(/^null$/, '')}`);
-    await this.redis.client.writeSummaries(keys.aggregateEvents(stream), keys.aggregateSummaries(stream), events.length, ...written);
-    return events.map((event, i) => summaryOf(event.position, written[i]));
-  }
-
-  /**
    * One page of an aggregate's history, newest first, worked out in Redis from its summaries (see
    * HISTORY_PAGE_LUA): a page costs the same at 10,000 versions as at 10, and only the page crosses the
    * wire. Events up to `upTo` only; a revision of `hidden` fields only is not a change a reader sees.
@@ -168,16 +140,8 @@ export class EventStore {
   ): Promise<HistoryPage> {
     const keys = this.redis.keys;
     const stream = streamName(aggregateType, aggregateId);
-    const ask = () =>
-      this.redis.client.historyPage(keys.events, keys.aggregateEvents(stream), keys.aggregateSummaries(stream), keys.aggregateShown(stream), page.upTo, page.before ?? -1, page.limit, page.withdrawnType, ...page.hidden);
-    let reply = await ask();
-    // Summaries not kept yet for this aggregate: a full read fills them in (again if an append came between).
-    for (let attempt = 0; Number(reply[0]) === 0; attempt++) {
-      if (attempt === 3) throw new Error(`the summaries of ${stream} could not be filled in: events kept being appended`);
-      await this.summaries(aggregateType, aggregateId);
-      reply = await ask();
-    }
-    const [, count, last, total, nextBefore, ...rest] = reply;
+    const reply = await this.redis.client.historyPage(keys.events, keys.aggregateEvents(stream), keys.aggregateSummaries(stream), keys.aggregateShown(stream), page.upTo, page.before ?? -1, page.limit, page.withdrawnType, ...page.hidden);
+    const [count, last, total, nextBefore, ...rest] = reply;
     const changes: HistoryPage['changes'] = [];
     for (let i = 0; i < rest.length; i += 3) changes.push({ index: Number(rest[i]), kind: String(rest[i + 1]) as HistoryKind, position: String(rest[i + 2]) });
     return { versions: Number(count), lastKind: Number(count) === 0 ? null : (String(last) as HistoryKind), total: Number(total), nextBefore: Number(nextBefore) || null, changes };
