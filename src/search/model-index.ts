@@ -1,7 +1,7 @@
 import type { ModelFilters, ModelSort } from '../contract/model-filters';
 import { aliasKey, type ComparedRateUnit, type LifecycleStatus } from '../contract/vocabulary';
 import type { ModelEntryDocument } from '../models/write/model-entry.document';
-import { buildModelView, type ModelView, type OfferAt, type OfferingListing } from '../models/views/model-views';
+import { buildModelView, modelEntryId, type ModelView, type OfferAt, type OfferingListing } from '../models/views/model-views';
 
 import { allowedEdits } from './search-query';
 import { indexTerms, joinedTerms } from './tokenizer';
@@ -130,7 +130,7 @@ export class ModelIndex {
     for (const listing of this.listings.values()) {
       if (listing.lifecycle === 'retired') continue;
       for (const offer of listing.models) {
-        const id = offer.canonical ?? `${listing.slug}/${offer.id}`.toLowerCase();
+        const id = modelEntryId(listing.slug, offer);
         const list = offers.get(id);
         if (list) list.push({ listing, offer });
         else offers.set(id, [{ listing, offer }]);

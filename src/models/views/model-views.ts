@@ -6,6 +6,15 @@ import type { ListingDocument } from '../../listings/write/listing.document';
 import type { ModelEntryDocument } from '../write/model-entry.document';
 import { isCurrent } from '../../listings/write/listing-facts';
 
+
+/**
+ * The id in the model catalog of a model a listing serves: the entry it names (`canonical`), else its own
+ * id under the listing's (`mistral/mistral-large-latest`), lowercase.
+ */
+export function modelEntryId(listingSlug: string, offer: { id: string; canonical?: string | null }): string {
+  return offer.canonical ?? `${listingSlug}/${offer.id}`.toLowerCase();
+}
+
 /** What the model index keeps of a listing: what its offers need (the document itself is let go). */
 export interface OfferingListing {
   slug: string;
@@ -90,7 +99,7 @@ export function buildModelView(id: string, entry: ModelEntryDocument | null, at:
   // A successor is named by model id of the same listing: the directory's id is that offer's model.
   const idAt = (listing: OfferingListing, modelId: string) => {
     const successor = listing.models.find((model) => model.id === modelId);
-    return successor ? (successor.canonical ?? `${listing.slug}/${successor.id}`.toLowerCase()) : null;
+    return successor ? modelEntryId(listing.slug, successor) : null;
   };
   const replacedBy = [...new Set(offers.flatMap(({ listing, offer }) => (offer.lifecycle.replacedBy ?? []).map((m) => idAt(listing, m)).filter((s): s is string => s !== null && s !== id)))];
   const lowest = new Map<ComparedRateUnit, number>();

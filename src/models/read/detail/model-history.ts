@@ -1,5 +1,6 @@
 import type { ModelChange } from '../../../contract/model-views';
 import { listingAggregate } from '../../../listings/write/listing.aggregate';
+import { modelEntryId } from '../../views/model-views';
 import type { ListingDocument } from '../../../listings/write/listing.document';
 import type { ListingTimeline } from '../../../listings/read/timeline/listing-timeline';
 
@@ -20,7 +21,7 @@ export async function modelHistory(id: string, listings: string[], timeline: Lis
     let before: Offer | null = null;
     for (const event of await timeline.events(slug)) {
       const document = listingAggregate.documentAfter(event);
-      const offer = document?.models?.find((model) => (model.canonical ?? `${slug}/${model.id}`.toLowerCase()) === id) ?? null;
+      const offer = document?.models?.find((model) => modelEntryId(slug, model) === id) ?? null;
       const at = { occurredAt: event.occurredAt, listing: slug, modelId: offer?.id ?? before?.id ?? id };
       if (offer && before) {
         for (const field of TRACKED) {

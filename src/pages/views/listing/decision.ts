@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { rateLimitsSchema, sourceSchema } from '../../../contract/listing-facts';
 import type { ToolDetail } from '../../../contract/listing-views';
 import { isCurrent, isRetiring } from '../../../listings/write/listing-facts';
+import { modelEntryId } from '../../../models/views/model-views';
 
 /**
  * What a reader decides by, worked out of one listing's facts as data: the page's decision summary and its
@@ -35,7 +36,7 @@ export interface DecisionFacts {
 export const modelEntryOf = (slug: string, model: Model): NamedModel => ({
   id: model.id,
   name: model.name,
-  entry: model.canonical ?? `${slug}/${model.id}`.toLowerCase(),
+  entry: modelEntryId(slug, model),
 });
 
 /** Context applies to an API that serves models with one, states one, or is a language-model API. */
