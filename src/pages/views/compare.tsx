@@ -6,7 +6,7 @@ import { isRetiring } from '../../listings/write/listing-facts';
 import { comparePath, PAGE_PATHS } from '../page-paths';
 import { itemList } from './json-ld';
 import { absolute, href, Layout, PageContext } from './layout';
-import { english, localCategory, localDescription, localName, SourceNote, Wide } from './parts';
+import { amountText, english, localCategory, localDescription, localName, SourceNote, Wide } from './parts';
 
 type Gone = CompareResponse['gone'][number];
 type Model = NonNullable<ComparisonRow['models']>[number];
@@ -48,10 +48,9 @@ function Row({ label, rows, cell }: { label: string; rows: ComparisonRow[]; cell
 function PriceFromCell({ ctx, row }: { ctx: PageContext; row: ComparisonRow }) {
   const from = row.priceFrom;
   if (!from) return <span class="muted">{ctx.t.notRecorded}</span>;
-  const amount = `${from.percent ? `${from.percent}% + ` : ''}${from.price} ${from.currency}`;
   return (
     <Sourced ctx={ctx} source={from.source}>
-      {ctx.t.cardPriceFrom(amount, ctx.t.rateUnits[from.unit] ?? from.unit)}
+      {ctx.t.cardPriceFrom(amountText(from, from.currency), ctx.t.rateUnits[from.unit] ?? from.unit)}
       {from.model && (
         <>
           {' · '}

@@ -42,6 +42,11 @@ export function ExternalLink({ url, children }: { url: string; children: Compone
   );
 }
 
+/** A price as the pages write it: `0.1 USD`, or with a card fee's percentage, `2.9% + 0.3 USD`. */
+export function amountText(rate: { price: number; percent?: number | null }, currency: string | null): string {
+  return `${rate.percent ? `${rate.percent}% + ` : ''}${rate.price}${currency ? ` ${currency}` : ''}`;
+}
+
 /** Popularity as the spec displays it: n/100. */
 export function Popularity({ ctx, value }: { ctx: PageContext; value: number }) {
   return (
@@ -101,7 +106,7 @@ function FactLabels({ ctx, item }: { ctx: PageContext; item: ToolSummary }) {
     <ul class="labels">
       {price && (
         <li>
-          {t.cardPriceFrom(`${price.percent ? `${price.percent}% + ` : ''}${price.price} ${price.currency}`, t.rateUnits[price.unit] ?? price.unit)}
+          {t.cardPriceFrom(amountText(price, price.currency), t.rateUnits[price.unit] ?? price.unit)}
         </li>
       )}
       {item.freeTier && <li class="good">{t.freeTierBadge}</li>}

@@ -3,7 +3,7 @@ import type { rateSchema } from '../../../contract/listing-facts';
 import type { ToolDetail } from '../../../contract/listing-views';
 import { PAGE_PATHS } from '../../page-paths';
 import { href, PageContext } from '../layout';
-import { english, ExternalLink, SourceNote, Wide } from '../parts';
+import { amountText, english, ExternalLink, SourceNote, Wide } from '../parts';
 import { modelEntryOf } from './decision';
 import { listingMessages } from './listing-messages';
 
@@ -14,8 +14,7 @@ type Rate = z.infer<typeof rateSchema>;
 
 /** A rate in words: `8 USD per 1M input tokens (batch)`, `2.9% + 0.3 USD per transaction`. */
 export function rateText(ctx: PageContext, rate: Rate, currency: string | null): string {
-  const price = `${rate.price}${currency ? ` ${currency}` : ''}`;
-  const amount = listingMessages(ctx.lang).priceAmount(rate.percent ? `${rate.percent}% + ${price}` : price, ctx.t.rateUnits[rate.unit] ?? rate.unit);
+  const amount = listingMessages(ctx.lang).priceAmount(amountText(rate, currency), ctx.t.rateUnits[rate.unit] ?? rate.unit);
   const notes = [rate.appliesTo, rate.note].filter(Boolean).join('; ');
   return notes ? `${amount} (${notes})` : amount;
 }
