@@ -1,5 +1,5 @@
 import type { ModelFilters, ModelSort } from '../contract/model-filters';
-import { aliasKey, type ComparedRateUnit, type LifecycleStatus } from '../contract/vocabulary';
+import { aliasKey, type ComparedRateUnit } from '../contract/vocabulary';
 import type { ModelEntryDocument } from '../models/write/model-entry.document';
 import { buildModelView, modelEntryId, type ModelView, type OfferAt, type OfferingListing } from '../models/views/model-views';
 
