@@ -26,9 +26,12 @@ export interface WriteRow {
   memoryBytes: number;
 }
 
-/** The folder of a synthetic catalog of `size` listings, generated once (same seed, same catalog). */
-export function syntheticFolder(size: number, log: (line: string) => void): string {
-  const folder = join('bench', '.data', `synthetic-${size}`);
+/**
+ * The folder of a synthetic catalog of `size` listings, generated once (same seed, same catalog); with
+ * `modelsPerListing`, each listing serves that many models (see generateCatalog).
+ */
+export function syntheticFolder(size: number, log: (line: string) => void, modelsPerListing?: number): string {
+  const folder = join('bench', '.data', modelsPerListing ? `synthetic-${size}-models-${modelsPerListing}` : `synthetic-${size}`);
   let count = -1;
   try {
     count = readdirSync(folder).length;
@@ -37,7 +40,7 @@ export function syntheticFolder(size: number, log: (line: string) => void): stri
   }
   if (count !== size) {
     log(`generating ${size} synthetic listings in ${folder}`);
-    writeCatalog(generateCatalog(size), folder);
+    writeCatalog(generateCatalog(size, 42, undefined, modelsPerListing), folder);
   }
   return folder;
 }

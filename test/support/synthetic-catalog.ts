@@ -3,6 +3,8 @@ import { join } from 'node:path';
 import { parse } from 'yaml';
 import { ListingDocument, parseListing } from '../../src/listings/write/listing.document';
 
+type ModelDocument = NonNullable<ListingDocument['models']>[number];
+
 /**
  * Synthetic catalogs for benchmarks: each listing is a real listing of fixtures/ under a new, unique name,
  * with its text lightly reshuffled. The vocabulary stays that of the real catalog, so posting lists grow
@@ -34,8 +36,14 @@ export function loadFixtureListings(folder = 'fixtures/listings'): ListingDocume
     .map((file) => parseListing(parse(readFileSync(join(folder, file), 'utf8'))).listing!);
 }
 
-export function generateCatalog(count: number, seed = 42, templates = loadFixtureListings()): ListingDocument[] {
+/**
+ * `modelsPerListing` (for the model catalog's benchmark): every listing serves exactly that many models, drawn
+ * in turn from every model of the templates, each under an id of its own and with its rates moved by up to
+ * half either way, so the catalog holds `count × modelsPerListing` distinct models with spread prices.
+ */
+export function generateCatalog(count: number, seed = 42, templates = loadFixtureListings(), modelsPerListing?: number): ListingDocument[] {
   const next = random(seed);
+  const modelPool = templates.flatMap((template) => template.models ?? []);
   const pick = <T>(items: T[]): T => items[Math.floor(next() * items.length)];
   const shuffle = <T>(items: T[]): T[] => [...items].sort(() => next() - 0.5);
   const slugs: string[] = [];
@@ -73,7 +81,37 @@ export function generateCatalog(count: number, seed = 42, templates = loadFixtur
       // The template's facts as data, their sources moved to the listing's own host (sources must be on its domains).
       ...onHost(template, `docs.${host}`),
     };
-  });
+  }).map((listing, i) => (modelsPerListing ? serving(listing, servedModels(modelPool, i * modelsPerListing, modelsPerListing, `docs.${listing.domains[0]}`, next)) : listing));
+}
+
+/** The listing serving `models`, with the two facts the content rules derive from them worked out again. */
+function serving(listing: ListingDocument, models: ModelDocument[]): ListingDocument {
+  const context = Math.max(0, ...models.filter((m) => m.lifecycle.status !== 'retired').map((m) => m.contextTokens ?? 0));
+  // A listing with no context window of its own (payments, say) is given the largest as its limit too.
+  const served = context > 0 ? { ...listing, models, contextTokens: context, maxTokens: listing.maxTokens ?? `${context} tokens` } : { ...listing, models };
+  const checks = [...JSON.stringify(served).matchAll(/"checked":"(\d{4}-\d\d-\d\d)"/g)].map((m) => m[1]).sort();
+  return { ...served, lastUpdated: checks[0] ?? listing.lastUpdated };
+}
+
+/** `count` models from the pool, starting at `from` (wrapping), with ids of their own, rates spread, sources on `host`. */
+function servedModels(pool: ModelDocument[], from: number, count: number, host: string, next: () => number): ModelDocument[] {
+  const models: ModelDocument[] = [];
+  for (let k = 0; k < count; k++) {
+    const model = pool[(from + k) % pool.length];
+    const moved: ModelDocument = JSON.parse(JSON.stringify(model), (key, value) =>
+      key === 'url' && typeof value === 'string' ? value.replace(/^https:\/\/[^/]+/, `https://${host}`) : value,
+    );
+    const spread = 0.5 + next();
+    models.push({
+      ...moved,
+      id: `${model.id.replace(/^.*\//, '')}-${k + 1}`,
+      canonical: null,
+      // A successor is a model of the same listing, which the models drawn beside it may not be.
+      lifecycle: { ...moved.lifecycle, replacedBy: null },
+      prices: moved.prices.map((rate) => ({ ...rate, price: Math.round(rate.price * spread * 10_000) / 10_000 })),
+    });
+  }
+  return models;
 }
 
 /**
