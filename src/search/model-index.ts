@@ -4,6 +4,7 @@ import type { ModelEntryDocument } from '../models/write/model-entry.document';
 import { buildModelView, modelEntryId, type ModelView, type OfferAt, type OfferingListing } from '../models/views/model-views';
 
 import { allowedEdits } from './search-query';
+import { ModelFilterColumns } from './model-filter-columns';
 import { indexTerms, joinedTerms } from './tokenizer';
 import { lowerBound, termsWithinEdits } from './typo-terms';
 
@@ -65,26 +66,31 @@ export class ModelIndex {
   query(filters: ModelFilters, sort: ModelSort, { offset, limit }: { offset: number; limit: number }): ModelPage {
     const built = this.build();
     const scores = filters.q ? this.match(built, filters.q) : null;
-    const today = new Date().toISOString().slice(0, 10);
-    const passes = (view: ModelView) => passesFilters(view, filters, today);
-    let order: Int32Array | number[];
-    if (sort === 'relevance' && scores) {
-      order = [...scores.keys()].sort((a, b) => scores.get(b)! - scores.get(a)! || built.orders.popular.indexOf(a) - built.orders.popular.indexOf(b));
-    } else if (sort === 'price') {
-      order = built.priceOrder(filters.priceUnit!);
-    } else {
-      order = built.orders[sort === 'relevance' ? 'popular' : sort];
+    const passes = built.columns.passes(filters, new Date().toISOString().slice(0, 10));
+    const prices = sort === 'price' ? built.columns.lowestIn(filters.priceUnit!) : null;
+    const sorted = sort === 'price' ? built.priceOrder(filters.priceUnit!) : built.orders[sort === 'relevance' ? 'popular' : sort];
+    // With q, only the models that match are walked: by score, or by their place in the order asked for.
+    let order: Int32Array | number[] = sorted;
+    if (scores) {
+      const rank = built.rankIn(sorted);
+      order = [...scores.keys()].sort(sort === 'relevance' ? (a, b) => scores.get(b)! - scores.get(a)! || rank[a] - rank[b] : (a, b) => rank[a] - rank[b]);
     }
-    const page: ModelPage['models'] = [];
+    // How many pass, and (sorted by price) how many have no rate: counted in index order, which reads the
+    // filter columns in sequence rather than at the order's jumps.
     let total = 0;
     let withoutRate = 0;
-    for (let i = 0; i < order.length; i++) {
-      const view = built.views[order[i]];
-      if (scores && !scores.has(order[i])) continue;
-      if (!passes(view)) continue;
-      if (sort === 'price' && !view.lowest.has(filters.priceUnit!)) withoutRate++;
-      if (total >= offset && page.length < limit) page.push({ view, score: scores?.get(order[i]) ?? 0 });
+    const count = (at: number) => {
+      if (!passes(at)) return;
       total++;
+      if (prices && prices[at] === Infinity) withoutRate++;
+    };
+    if (scores) for (const at of scores.keys()) count(at);
+    else for (let at = 0; at < built.views.length; at++) count(at);
+    // The page: the order walked until it is full.
+    const page: ModelPage['models'] = [];
+    for (let i = 0, passed = 0; i < order.length && page.length < limit; i++) {
+      const at = order[i];
+      if (passes(at) && passed++ >= offset) page.push({ view: built.views[at], score: scores?.get(at) ?? 0 });
     }
     return { total, models: page, withoutRate };
   }
@@ -145,37 +151,17 @@ export class ModelIndex {
   }
 }
 
-/** Whether a model passes every filter set. */
-function passesFilters(view: ModelView, f: ModelFilters, today: string): boolean {
-  const m = view.model;
-  if (f.kind !== null && m.kind !== f.kind) return false;
-  if (f.input !== null && !m.input.includes(f.input)) return false;
-  if (f.output !== null && !m.output.includes(f.output)) return false;
-  if (f.minContext !== null && (m.contextTokens ?? 0) < f.minContext) return false;
-  if (f.minOutput !== null && (m.maxOutputTokens ?? 0) < f.minOutput) return false;
-  for (const flag of ['tools', 'structuredOutput', 'reasoning', 'batch', 'fineTuning', 'promptCaching', 'openWeights'] as const) {
-    if (f[flag] !== null && (m.capabilities[flag] === true) !== f[flag]) return false;
-  }
-  if (f.listing !== null && !view.listings.has(f.listing)) return false;
-  if (f.category !== null && !view.categories.has(f.category)) return false;
-  const lifecycle = m.lifecycle.status;
-  if (f.lifecycle !== null ? lifecycle !== f.lifecycle : lifecycle === 'retired' && f.includeRetired !== true) return false;
-  if (f.retiringWithin !== null && !view.retiring.some((day) => day >= today && day <= f.retiringWithin!)) return false;
-  if (f.maxPrice !== null && !((view.lowest.get(f.priceUnit!) ?? Infinity) <= f.maxPrice)) return false;
-  if (f.freeQuota !== null && view.freeQuota !== f.freeQuota) return false;
-  if (f.live !== null && !view.live.has(f.live)) return false;
-  return true;
-}
-
 /** The catalog's views and the orders they are read in, worked out once per change. */
 class Built {
   readonly byId = new Map<string, number>();
   readonly orders: Record<Exclude<ModelSort, 'relevance' | 'price'>, Int32Array>;
+  readonly columns: ModelFilterColumns;
   /** Each word of each model's names -> the models with the weight of the field it is in. */
   readonly postings = new Map<string, Map<number, number>>();
   /** Every word, sorted (for prefixes and typos). */
   readonly terms: string[];
   private readonly byPrice = new Map<ComparedRateUnit, Int32Array>();
+  private readonly ranks = new Map<Int32Array, Int32Array>();
 
   constructor(readonly views: ModelView[]) {
     views.forEach((view, i) => {
@@ -192,6 +178,18 @@ class Built {
       released: ordered((a, b) => (b.model.releaseDate ?? '').localeCompare(a.model.releaseDate ?? '')),
       name: ordered((a, b) => a.model.name.localeCompare(b.model.name, 'en')),
     };
+    this.columns = new ModelFilterColumns(views);
+  }
+
+  /** Each model's place in `order` (one of this catalog's orders), worked out on first use. */
+  rankIn(order: Int32Array): Int32Array {
+    let rank = this.ranks.get(order);
+    if (!rank) {
+      rank = new Int32Array(order.length);
+      order.forEach((model, place) => (rank![model] = place));
+      this.ranks.set(order, rank);
+    }
+    return rank;
   }
 
   /** Cheapest first in the unit, models without a current rate in it last (by name). */
@@ -199,8 +197,8 @@ class Built {
     let order = this.byPrice.get(unit);
     if (!order) {
       const views = this.views;
-      const price = (i: number) => views[i].lowest.get(unit) ?? Infinity;
-      order = Int32Array.from(views.map((_, i) => i).sort((a, b) => price(a) - price(b) || views[a].model.name.localeCompare(views[b].model.name, 'en')));
+      const price = this.columns.lowestIn(unit);
+      order = Int32Array.from(views.map((_, i) => i).sort((a, b) => price[a] - price[b] || views[a].model.name.localeCompare(views[b].model.name, 'en')));
       this.byPrice.set(unit, order);
     }
     return order;

@@ -1,0 +1,103 @@
+import type { ModelFilters } from '../contract/model-filters';
+import { LIFECYCLE_STATUSES, MODALITIES, MODEL_KINDS, type ComparedRateUnit } from '../contract/vocabulary';
+import type { ModelView } from '../models/views/model-views';
+
+/** The capability filters, each a bit of a model's packed facts. */
+const FLAGS = ['tools', 'structuredOutput', 'reasoning', 'batch', 'fineTuning', 'promptCaching', 'openWeights'] as const;
+
+/** Where each fact sits in a model's packed word: its first bit and how many bits it takes. */
+const AT = {
+  input: [0, MODALITIES.length],
+  output: [6, MODALITIES.length],
+  flags: [12, FLAGS.length],
+  kind: [19, 4],
+  status: [23, 2],
+  freeQuota: [25, 1],
+} as const;
+const field = (name: keyof typeof AT, value: number) => value << AT[name][0];
+const whole = (name: keyof typeof AT) => field(name, (1 << AT[name][1]) - 1);
+const bits = <T extends string>(values: readonly T[], all: readonly T[]) => values.reduce((mask, value) => mask | (1 << all.indexOf(value)), 0);
+const STATUS = whole('status');
+const RETIRED = field('status', LIFECYCLE_STATUSES.indexOf('retired'));
+
+/**
+ * The facts the model filters test, in typed arrays indexed like the catalog's views. A query tests up to
+ * every model of the catalog (100,000 at the size we measure): the facts tested for equality or bits
+ * (kind, modalities, capability flags, lifecycle, free offer) are packed into one 32-bit word per model,
+ * so that all of them are one mask and one comparison; context, output and prices are numbers beside it,
+ * read only when their filter is set. The rarer filters (listing, category, liveness, shutdown days)
+ * read the model's view, and only when set.
+ */
+export class ModelFilterColumns {
+  private readonly packed: Uint32Array;
+  private readonly context: Float64Array;
+  private readonly maxOutput: Float64Array;
+  /** Per unit, each model's lowest current rate (Infinity: none), worked out on first use. */
+  private readonly lowest = new Map<ComparedRateUnit, Float64Array>();
+
+  constructor(private readonly views: readonly ModelView[]) {
+    this.packed = Uint32Array.from(views, ({ model, freeQuota }) =>
+      field('input', bits(model.input, MODALITIES)) |
+      field('output', bits(model.output, MODALITIES)) |
+      field('flags', bits(FLAGS.filter((flag) => model.capabilities[flag] === true), FLAGS)) |
+      field('kind', MODEL_KINDS.indexOf(model.kind)) |
+      field('status', LIFECYCLE_STATUSES.indexOf(model.lifecycle.status)) |
+      field('freeQuota', freeQuota ? 1 : 0),
+    );
+    this.context = Float64Array.from(views, ({ model }) => model.contextTokens ?? 0);
+    this.maxOutput = Float64Array.from(views, ({ model }) => model.maxOutputTokens ?? 0);
+  }
+
+  /** Each model's lowest current rate in `unit`, Infinity where it has none. */
+  lowestIn(unit: ComparedRateUnit): Float64Array {
+    let prices = this.lowest.get(unit);
+    if (!prices) {
+      prices = Float64Array.from(this.views, (view) => view.lowest.get(unit) ?? Infinity);
+      this.lowest.set(unit, prices);
+    }
+    return prices;
+  }
+
+  /** A test of a model (by its index) against every filter set; the filters not set cost nothing. */
+  passes(f: ModelFilters, today: string): (i: number) => boolean {
+    const { packed, context, maxOutput, views } = this;
+    let mask = 0;
+    let want = 0;
+    const equal = (name: keyof typeof AT, value: number) => {
+      mask |= whole(name);
+      want |= field(name, value);
+    };
+    const including = (name: keyof typeof AT, value: number) => {
+      mask |= field(name, value);
+      want |= field(name, value);
+    };
+    if (f.kind !== null) equal('kind', MODEL_KINDS.indexOf(f.kind));
+    if (f.input !== null) including('input', 1 << MODALITIES.indexOf(f.input));
+    if (f.output !== null) including('output', 1 << MODALITIES.indexOf(f.output));
+    including('flags', bits(FLAGS.filter((flag) => f[flag] === true), FLAGS));
+    mask |= field('flags', bits(FLAGS.filter((flag) => f[flag] === false), FLAGS));
+    if (f.lifecycle !== null) equal('status', LIFECYCLE_STATUSES.indexOf(f.lifecycle));
+    if (f.freeQuota !== null) equal('freeQuota', f.freeQuota ? 1 : 0);
+    // Without a lifecycle asked for, retired models are left out unless asked for.
+    const hideRetired = f.lifecycle === null && f.includeRetired !== true;
+    const minContext = f.minContext ?? 0;
+    const minOutput = f.minOutput ?? 0;
+    const prices = f.maxPrice === null ? null : this.lowestIn(f.priceUnit!);
+    const maxPrice = f.maxPrice ?? Infinity;
+    const rare =
+      f.listing !== null || f.category !== null || f.live !== null || f.retiringWithin !== null
+        ? (view: ModelView) =>
+            (f.listing === null || view.listings.has(f.listing)) &&
+            (f.category === null || view.categories.has(f.category)) &&
+            (f.live === null || view.live.has(f.live)) &&
+            (f.retiringWithin === null || view.retiring.some((day) => day >= today && day <= f.retiringWithin!))
+        : null;
+    return (i) =>
+      (packed[i] & mask) === want &&
+      (!hideRetired || (packed[i] & STATUS) !== RETIRED) &&
+      (minContext === 0 || context[i] >= minContext) &&
+      (minOutput === 0 || maxOutput[i] >= minOutput) &&
+      (prices === null || prices[i] <= maxPrice) &&
+      (rare === null || rare(views[i]));
+  }
+}
