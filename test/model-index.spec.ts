@@ -51,7 +51,7 @@ function passes(view: ModelView, f: ModelFilters, today: string): boolean {
 const ONE: Array<Record<string, string>> = [
   {},
   ...MODEL_KINDS.map((kind) => ({ kind })),
-  ...MODALITIES.flatMap((m) => [{ input: m }, { output: m }]),
+  ...MODALITIES.flatMap((m): Array<Record<string, string>> => [{ input: m }, { output: m }]),
   ...['8k', '128k', '200k', '1m'].map((minContext) => ({ minContext })),
   ...['4k', '32k', '128k'].map((minOutput) => ({ minOutput })),
   ...['tools', 'structuredOutput', 'reasoning', 'batch', 'fineTuning', 'promptCaching', 'openWeights'].flatMap((flag) => [{ [flag]: 'true' }, { [flag]: 'false' }]),
@@ -77,8 +77,8 @@ function check(index: ModelIndex, cases: Array<Record<string, string>>): number 
   let compared = 0;
   for (const sorting of SORTS) {
     for (const params of cases) {
-      const all = { ...params, ...sorting, priceUnit: sorting.priceUnit ?? params.priceUnit };
-      if (!all.priceUnit) delete all.priceUnit;
+      const priceUnit = sorting.priceUnit ?? params.priceUnit;
+      const all: Record<string, string> = { ...params, ...sorting, ...(priceUnit ? { priceUnit } : {}) };
       const filters = parseModelFilters(all);
       const sort: ModelSort = parseModelSort(all, filters);
       // The order asked for, of every model (a query with no filter but its q), then the rule applied to it.

@@ -19,7 +19,6 @@ export interface ModelPage {
 
 /** Field weights of a query's match: names first, then what the model is called at its offers, then who made it. */
 const WEIGHTS = { name: 1, id: 1, alias: 0.9, offer: 0.8, family: 0.7, creator: 0.5 } as const;
-type Field = keyof typeof WEIGHTS;
 
 /**
  * The model catalog held in each serving process's memory, beside the search index of listings and fed by
@@ -65,32 +64,37 @@ export class ModelIndex {
   /** The models that pass the filters, in the order asked for, a page at a time. */
   query(filters: ModelFilters, sort: ModelSort, { offset, limit }: { offset: number; limit: number }): ModelPage {
     const built = this.build();
-    const scores = filters.q ? this.match(built, filters.q) : null;
-    const passes = built.columns.passes(filters, new Date().toISOString().slice(0, 10));
+    const test = built.columns.test(filters, new Date().toISOString().slice(0, 10));
     const prices = sort === 'price' ? built.columns.lowestIn(filters.priceUnit!) : null;
     const sorted = sort === 'price' ? built.priceOrder(filters.priceUnit!) : built.orders[sort === 'relevance' ? 'popular' : sort];
     // With q, only the models that match are walked: by score, or by their place in the order asked for.
-    let order: Int32Array | number[] = sorted;
-    if (scores) {
+    const matches = filters.q ? this.match(built, filters.q) : null;
+    let order: Int32Array = sorted;
+    // With q, each model of the order is at the same place in `places` of the matches (its score is there).
+    let places: Int32Array | null = null;
+    if (matches) {
+      const { models, scores } = matches;
       const rank = built.rankIn(sorted);
-      order = [...scores.keys()].sort(sort === 'relevance' ? (a, b) => scores.get(b)! - scores.get(a)! || rank[a] - rank[b] : (a, b) => rank[a] - rank[b]);
+      const byRank = (a: number, b: number) => rank[models[a]] - rank[models[b]];
+      places = Int32Array.from(models.keys()).sort(sort === 'relevance' ? (a, b) => scores[b] - scores[a] || byRank(a, b) : byRank);
+      order = places.map((k) => models[k]);
     }
     // How many pass, and (sorted by price) how many have no rate: counted in index order, which reads the
     // filter columns in sequence rather than at the order's jumps.
+    const candidates = matches ? matches.models.length : built.views.length;
     let total = 0;
     let withoutRate = 0;
-    const count = (at: number) => {
-      if (!passes(at)) return;
+    for (let k = 0; k < candidates; k++) {
+      const at = matches ? matches.models[k] : k;
+      if (!test.passes(at)) continue;
       total++;
       if (prices && prices[at] === Infinity) withoutRate++;
-    };
-    if (scores) for (const at of scores.keys()) count(at);
-    else for (let at = 0; at < built.views.length; at++) count(at);
+    }
     // The page: the order walked until it is full.
     const page: ModelPage['models'] = [];
     for (let i = 0, passed = 0; i < order.length && page.length < limit; i++) {
       const at = order[i];
-      if (passes(at) && passed++ >= offset) page.push({ view: built.views[at], score: scores?.get(at) ?? 0 });
+      if (test.passes(at) && passed++ >= offset) page.push({ view: built.views[at], score: places ? matches!.scores[places[i]] : 0 });
     }
     return { total, models: page, withoutRate };
   }
@@ -98,17 +102,27 @@ export class ModelIndex {
   /**
    * The models whose words match every word of `q` (exactly, as a prefix, or within the typos allowed for
    * its length), each with its score: the matched fields' weights, exact matches counting most, and a
-   * model whose name, id or alias is the whole query first.
+   * model whose name, id or alias is the whole query first. A word as short as "gpt" can match a fifth
+   * of the catalog, so the work is done in typed arrays, not maps.
    */
-  private match(built: Built, q: string): Map<number, number> {
+  private match(built: Built, q: string): Matches {
     const words = [...new Set(indexTerms(q, false))];
-    const scores = new Map<number, number>();
-    if (words.length === 0) return scores;
-    let first = true;
-    for (const word of words) {
-      const found = new Map<number, number>();
+    // Each model's best weight for the current word (0: not found), kept all zero between words and calls.
+    const found = built.scratch;
+    let models: number[] = [];
+    const scores = built.sums;
+    let scored: number[] = [];
+    for (const [w, word] of words.entries()) {
+      const touched: number[] = [];
       const add = (term: string, quality: number) => {
-        for (const [model, weight] of built.postings.get(term) ?? []) found.set(model, Math.max(found.get(model) ?? 0, weight * quality));
+        const list = built.postings.get(term);
+        if (!list) return;
+        for (let k = 0; k < list.models.length; k++) {
+          const model = list.models[k];
+          const score = list.weights[k] * quality;
+          if (found[model] === 0) touched.push(model);
+          if (score > found[model]) found[model] = score;
+        }
       };
       add(word, 1);
       if (word.length >= 2) {
@@ -116,18 +130,18 @@ export class ModelIndex {
       }
       const edits = allowedEdits(word);
       if (edits > 0) for (const { term, edits: made } of termsWithinEdits(built.terms, word, edits)) if (made > 0) add(term, made === 1 ? 0.6 : 0.4);
-      for (const model of first ? found.keys() : [...scores.keys()]) {
-        const score = found.get(model);
-        if (score === undefined) scores.delete(model);
-        else scores.set(model, (scores.get(model) ?? 0) + score);
-      }
-      first = false;
-      if (scores.size === 0) return scores;
+      // Every word must match: the first word's models, then those of them the next word finds too.
+      models = (w === 0 ? touched : models).filter((model) => found[model] > 0);
+      if (w === 0) scored = models;
+      for (const model of models) scores[model] += found[model];
+      for (const model of touched) found[model] = 0;
+      if (models.length === 0) break;
     }
-    const whole = aliasKey(q);
-    for (const model of scores.keys()) if (built.views[model].names.includes(whole)) scores.set(model, scores.get(model)! + 10);
-    for (const [model, score] of scores) scores.set(model, Math.round(score * 1000) / 1000);
-    return scores;
+    const named = new Set(built.named.get(aliasKey(q)));
+    const matched = Int32Array.from(models);
+    const matchedScores = Float64Array.from(matched, (model) => Math.round((scores[model] + (named.has(model) ? 10 : 0)) * 1000) / 1000);
+    for (const model of scored) scores[model] = 0;
+    return { models: matched, scores: matchedScores };
   }
 
   private build(): Built {
@@ -157,18 +171,28 @@ class Built {
   readonly orders: Record<Exclude<ModelSort, 'relevance' | 'price'>, Int32Array>;
   readonly columns: ModelFilterColumns;
   /** Each word of each model's names -> the models with the weight of the field it is in. */
-  readonly postings = new Map<string, Map<number, number>>();
+  readonly postings = new Map<string, { models: Int32Array; weights: Float64Array }>();
+  /** Each name key (id, name, alias, offer id) -> the models it names: a query equal to one ranks them first. */
+  readonly named = new Map<string, number[]>();
+  /** A query's working figures, one per model: all zero between uses (see ModelIndex.match). */
+  readonly scratch: Float64Array;
+  readonly sums: Float64Array;
   /** Every word, sorted (for prefixes and typos). */
   readonly terms: string[];
   private readonly byPrice = new Map<ComparedRateUnit, Int32Array>();
   private readonly ranks = new Map<Int32Array, Int32Array>();
 
   constructor(readonly views: ModelView[]) {
+    const postings = new Map<string, Map<number, number>>();
     views.forEach((view, i) => {
       this.byId.set(view.model.id.toLowerCase(), i);
-      for (const [field, text] of view.words) this.post(i, field, text);
+      for (const [field, text] of view.words) post(postings, i, WEIGHTS[field], text);
+      for (const name of view.names) this.named.set(name, [...(this.named.get(name) ?? []), i]);
     });
+    for (const [term, list] of postings) this.postings.set(term, { models: Int32Array.from(list.keys()), weights: Float64Array.from(list.values()) });
     this.terms = [...this.postings.keys()].sort();
+    this.scratch = new Float64Array(views.length);
+    this.sums = new Float64Array(views.length);
     const ordered = (compare: (a: ModelView, b: ModelView) => number) =>
       Int32Array.from(views.map((_, i) => i).sort((a, b) => compare(views[a], views[b]) || (views[a].model.id < views[b].model.id ? -1 : 1)));
     const desc = (x: number | null, y: number | null) => (y ?? -1) - (x ?? -1);
@@ -204,12 +228,19 @@ class Built {
     return order;
   }
 
-  private post(model: number, field: Field, text: string): void {
-    const weight = WEIGHTS[field];
-    for (const term of new Set([...indexTerms(text, false), ...joinedTerms(text)])) {
-      let list = this.postings.get(term);
-      if (!list) this.postings.set(term, (list = new Map()));
-      if ((list.get(model) ?? 0) < weight) list.set(model, weight);
-    }
+}
+
+/** Files `text`'s words under `model` with the weight of its field (the best, where a word is in two). */
+function post(postings: Map<string, Map<number, number>>, model: number, weight: number, text: string): void {
+  for (const term of new Set([...indexTerms(text, false), ...joinedTerms(text)])) {
+    let list = postings.get(term);
+    if (!list) postings.set(term, (list = new Map()));
+    if ((list.get(model) ?? 0) < weight) list.set(model, weight);
   }
+}
+
+/** The models a query's words match (by index), and the score of each, in the same order. */
+interface Matches {
+  models: Int32Array;
+  scores: Float64Array;
 }
