@@ -286,70 +286,79 @@ describe.each(LANGS)('every page type in $lang', ({ lang, prefix }) => {
   });
 });
 
-describe.each(LANGS)('the comparison’s rates in $lang', ({ prefix }) => {
-  it('scroll sideways in their own box on a 375 px screen, ten listings wide, while the page does not', async () => {
-    const page = await withoutJs.newPage();
+const TEN = 'openai,mistral,azure-openai,runway,black-forest-labs,cohere,anthropic,xai-grok,jina,groq';
+
+describe.each(LANGS)('the comparison in $lang, on a phone', ({ prefix }) => {
+  it('reads down, never sideways, ten listings wide: each value under its listing’s name, only the rows that differ when asked', async () => {
+    const page = await withJs.newPage();
     try {
-      await page.setViewportSize({ width: 375, height: 800 });
-      await page.goto(`${origin}${prefix}/compare?ids=openai,mistral,azure-openai,runway,black-forest-labs,cohere,anthropic,xai-grok,jina,groq`);
-      const box = page.locator('section[aria-labelledby="rates"] section.wide');
-      expect(await box.locator('thead th').count()).toBe(11);
-      expect(await box.locator('tbody tr').count()).toBeGreaterThan(2);
-      expect(await box.getAttribute('tabindex')).toBe('0');
-      const measure = () =>
-        box.evaluate((element) => {
-          const { left, right } = element.getBoundingClientRect();
-          return { left, right, inside: element.clientWidth, table: element.scrollWidth, view: window.innerWidth, page: document.documentElement.scrollWidth, body: document.body.scrollWidth };
-        });
-      const before = await measure();
-      expect(before.left).toBeGreaterThanOrEqual(0);
-      expect(before.right).toBeLessThanOrEqual(before.view);
-      expect(before.table).toBeGreaterThan(before.inside);
-      expect(before.page).toBeLessThanOrEqual(before.view);
-      expect(before.body).toBeLessThanOrEqual(before.view);
-      // The box itself scrolls to the last listing's column; the page stays where it is.
-      await box.evaluate((element) => element.scrollTo({ left: element.scrollWidth }));
-      expect(await box.evaluate((element) => element.scrollLeft)).toBeGreaterThan(0);
-      expect(await page.evaluate(() => window.scrollX)).toBe(0);
-      const after = await measure();
-      expect(after.page).toBeLessThanOrEqual(after.view);
-      const last = await box.locator('thead th').last().evaluate((cell) => cell.getBoundingClientRect().right);
-      expect(last).toBeLessThanOrEqual(after.right + 1);
+      await page.setViewportSize({ width: 375, height: 667 });
+      await page.goto(`${origin}${prefix}/compare?ids=${TEN}`);
+      for (const section of ['table', 'rates']) {
+        const box = page.locator(`section[aria-labelledby="${section}"] section.wide`);
+        expect(await box.locator('thead th').count()).toBe(11);
+        const fits = await box.evaluate((element) => ({
+          inside: element.clientWidth,
+          wide: element.scrollWidth,
+          tall: element.scrollHeight - element.clientHeight,
+          view: window.innerWidth,
+          page: document.documentElement.scrollWidth,
+          right: Math.max(...[...element.querySelectorAll('td, tbody th')].map((cell) => cell.getBoundingClientRect().right)),
+        }));
+        expect(fits.wide).toBeLessThanOrEqual(fits.inside + 1);
+        // Nor does it scroll in a box of its own: the page scrolls.
+        expect(fits.tall).toBeLessThanOrEqual(1);
+        expect(fits.page).toBeLessThanOrEqual(fits.view);
+        expect(fits.right).toBeLessThanOrEqual(fits.view);
+        // Every cell says whose value it is: the listing of its column, shown above the value.
+        const names = await box.locator('thead th').allTextContents();
+        const labels = await box.locator('tbody tr').first().locator('td').evaluateAll((cells) => cells.map((cell) => getComputedStyle(cell, '::before').content));
+        expect(labels).toEqual(names.slice(1).map((name) => JSON.stringify(name)));
+        // Stacked, not side by side: the second listing's value is below the first's.
+        const [first, second] = await box.locator('tbody tr').first().locator('td').evaluateAll((cells) => cells.slice(0, 2).map((cell) => cell.getBoundingClientRect().top));
+        expect(second).toBeGreaterThan(first);
+      }
+      const rows = page.locator('section[aria-labelledby="table"] tbody tr');
+      const visible = () => rows.evaluateAll((trs) => trs.filter((tr) => (tr as HTMLElement).offsetParent !== null).length);
+      const all = await visible();
+      const same = await page.locator('section[aria-labelledby="table"] tbody tr.same').count();
+      expect(same).toBeGreaterThan(0);
+      await page.locator('#diff').check();
+      expect(await visible()).toBe(all - same);
+      // What stays shown differs from one listing to the next: the price from, for one.
+      expect(await page.locator('section[aria-labelledby="table"] tbody tr:not(.same) th', { hasText: prefix ? '最低价' : 'Price from' }).count()).toBe(1);
+      await page.locator('#diff').uncheck();
+      expect(await visible()).toBe(all);
     } finally {
       await page.close();
     }
   });
 });
 
-describe.each(LANGS)('the comparison table in $lang, on a phone', ({ prefix }) => {
-  it('keeps the field names in view while the listings scroll sideways, and shows only the rows that differ when asked', async () => {
-    const page = await withoutJs.newPage();
+describe.each(LANGS)('the comparison table in $lang, on a wide screen and on a phone without JavaScript', ({ prefix }) => {
+  it.each([
+    { width: 1280, height: 800, javaScript: true },
+    { width: 375, height: 667, javaScript: false },
+  ])('keeps the field names in view while ten listings scroll sideways in its own box, and the listings’ names while the fields scroll by ($width px)', async ({ width, height, javaScript }) => {
+    const page = await (javaScript ? withJs : withoutJs).newPage();
     try {
-      await page.setViewportSize({ width: 375, height: 667 });
-      await page.goto(`${origin}${prefix}/compare?ids=openai,anthropic,mistral`);
+      await page.setViewportSize({ width, height });
+      await page.goto(`${origin}${prefix}/compare?ids=${TEN}`);
       const box = page.locator('section[aria-labelledby="table"] section.wide');
-      const rows = box.locator('tbody tr');
-      const visible = () => rows.evaluateAll((trs) => trs.filter((tr) => (tr as HTMLElement).offsetParent !== null).length);
-      const all = await visible();
-      const same = await box.locator('tbody tr.same').count();
-      expect(same).toBeGreaterThan(0);
-      await page.locator('#diff').check();
-      expect(await visible()).toBe(all - same);
-      // What stays shown differs from one listing to the next: the price from, for one.
-      expect(await box.locator('tbody tr:not(.same) th', { hasText: prefix ? '最低价' : 'Price from' }).count()).toBe(1);
-      await page.locator('#diff').uncheck();
-      expect(await visible()).toBe(all);
+      expect(await box.getAttribute('tabindex')).toBe('0');
+      expect(await box.evaluate((element) => element.scrollWidth > element.clientWidth)).toBe(true);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
       // Scrolled to the last listing, the first row's field name is still at the box's left edge.
       const { left, top } = await box.evaluate((element) => element.getBoundingClientRect());
       await box.evaluate((element) => element.scrollTo({ left: element.scrollWidth }));
       const label = await box.locator('tbody th').first().evaluate((cell) => cell.getBoundingClientRect().left);
       expect(Math.abs(label - left)).toBeLessThanOrEqual(2);
+      expect(await page.evaluate(() => window.scrollX)).toBe(0);
       // Scrolled down to the last field, the listings' names are still at the box's top edge.
       expect(await box.evaluate((element) => element.scrollHeight > element.clientHeight)).toBe(true);
       await box.evaluate((element) => element.scrollTo({ top: element.scrollHeight }));
       const heading = await box.locator('thead th').last().evaluate((cell) => cell.getBoundingClientRect().top);
       expect(Math.abs(heading - top)).toBeLessThanOrEqual(2);
-      expect(await page.evaluate(() => window.scrollY)).toBe(0);
     } finally {
       await page.close();
     }

@@ -94,6 +94,21 @@
     });
   });
 
+  // Comparisons on a phone read down (site.css, table.compare.stacked): each cell is given the name of its
+  // column's listing, shown above its value. Names are written once in the head, not in every cell, so the
+  // page stays small; without this script a phone scrolls the table sideways in its own box instead.
+  document.querySelectorAll('table.compare').forEach(function (table) {
+    var names = Array.prototype.map.call(table.tHead.rows[0].cells, function (cell) {
+      return cell.textContent.trim();
+    });
+    Array.prototype.forEach.call(table.tBodies[0].rows, function (row) {
+      Array.prototype.forEach.call(row.cells, function (cell, i) {
+        if (i > 0) cell.setAttribute('data-label', names[i]);
+      });
+    });
+    table.classList.add('stacked');
+  });
+
   // Search as you type: the form's own fields, asked of the search page of this same origin, and its
   // server-rendered results (cards, compare boxes, pager) put in place of #results. One renderer of
   // results, the server's; the script only swaps them in.
