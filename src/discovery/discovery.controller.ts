@@ -30,7 +30,7 @@ const robots = (baseUrl: string) =>
 /**
  * What an agent that knows only the base URL reads first: llms.txt, the API catalog, robots.txt, and the
  * public directory's agents.txt and ai-plugin.json. GET / (the JSON index of SERVICE_INDEX for agents, the
- * home page for browsers) is answered by the pages (src/pages/pages.controller.ts).
+ * home page for browsers) is answered by the pages (src/pages/home/home.controller.ts).
  */
 @Controller()
 export class DiscoveryController {

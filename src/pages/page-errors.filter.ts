@@ -4,8 +4,8 @@ import type { CompareResponse } from '../contract/responses';
 import { ApiProblem, clientWentAway, requestProblem, sendProblem, serverProblem } from '../http/problem';
 import { prefersHtml } from './negotiation';
 import { langOfPath, withoutLang } from './page-paths';
-import { ErrorPage } from './views/error-page';
-import { pageContext, renderDocument } from './views/layout';
+import { ErrorPage } from './shared/error-page';
+import { pageContext, renderDocument } from './shared/layout';
 
 /**
  * The pages' Content-Security-Policy: scripts, styles, images and fetches from this origin only (no

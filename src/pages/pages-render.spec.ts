@@ -11,10 +11,10 @@ import { splitEtag } from '../http/stored-body';
 import { LANGS, MESSAGES } from './messages';
 import { prefersHtml } from './negotiation';
 import { inLang, langOfPath } from './page-paths';
-import { jsonForScript } from './views/json-ld';
-import { pageContext, renderDocument } from './views/layout';
-import { ListingPage } from './views/listing/listing-page';
-import { listingMessages } from './views/listing/listing-messages';
+import { jsonForScript } from './shared/json-ld';
+import { pageContext, renderDocument } from './shared/layout';
+import { ListingPage } from './listing/listing-page';
+import { listingMessages } from './listing/listing-messages';
 import { HTML_RULES } from '../../test/pages/html-rules';
 
 /**

@@ -3,9 +3,9 @@ import type { ModelListResponse } from '../../contract/responses';
 import { COMPARED_RATE_UNITS, MODALITIES, MODEL_KINDS } from '../../contract/vocabulary';
 import { MODEL_SORTS } from '../../contract/model-filters';
 import { PAGE_PATHS } from '../page-paths';
-import { itemList } from './json-ld';
-import { absolute, href, Layout, PageContext } from './layout';
-import { Pager, Wide } from './parts';
+import { itemList } from '../shared/json-ld';
+import { absolute, href, Layout, PageContext } from '../shared/layout';
+import { Pager, Wide } from '../shared/parts';
 
 /** The catalog form's values as given (text), by parameter name. */
 export type ModelFormValues = Record<string, string>;

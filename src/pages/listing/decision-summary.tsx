@@ -1,9 +1,9 @@
 import type { z } from 'zod';
-import type { sourceSchema } from '../../../contract/listing-facts';
-import type { ToolDetail } from '../../../contract/listing-views';
-import { PAGE_PATHS } from '../../page-paths';
-import { href, PageContext } from '../layout';
-import { ExternalLink } from '../parts';
+import type { sourceSchema } from '../../contract/listing-facts';
+import type { ToolDetail } from '../../contract/listing-views';
+import { PAGE_PATHS } from '../page-paths';
+import { href, PageContext } from '../shared/layout';
+import { ExternalLink } from '../shared/parts';
 import { decisionFacts, listingRetiring, NamedModel, retiringModels } from './decision';
 import { rateText } from './facts-as-data';
 import { listingMessages } from './listing-messages';

@@ -1,4 +1,4 @@
-import type { Lang } from '../../messages';
+import type { Lang } from '../messages';
 
 /**
  * The listing page's own strings (its decision summary, retirement banner and section index), in English and

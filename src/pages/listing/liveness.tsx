@@ -1,6 +1,6 @@
-import type { ToolDetail } from '../../../contract/listing-views';
-import { PageContext } from '../layout';
-import { Wide } from '../parts';
+import type { ToolDetail } from '../../contract/listing-views';
+import { PageContext } from '../shared/layout';
+import { Wide } from '../shared/parts';
 
 /**
  * The head's status: beta or deprecated as the editors say; otherwise what the prober found (answering,

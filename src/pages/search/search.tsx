@@ -5,10 +5,10 @@ import type { CategoriesResponse, SearchResponse, TasksResponse } from '../../co
 import { COMPARED_RATE_UNITS, LIFECYCLE_STATUSES, MCP_FILTER_VALUES, PAYMENT_METHOD_NAMES, PAYMENT_METHODS } from '../../contract/vocabulary';
 import { AUTH_TYPES, SDK_LANGUAGES } from '../../contract/vocabulary';
 import { PAGE_PATHS } from '../page-paths';
-import { SearchBox } from './home';
-import { itemList } from './json-ld';
-import { absolute, href, Layout, PageContext } from './layout';
-import { ListingCard, localName, Pager, PickForm } from './parts';
+import { SearchBox } from '../home/home';
+import { itemList } from '../shared/json-ld';
+import { absolute, href, Layout, PageContext } from '../shared/layout';
+import { ListingCard, localName, Pager, PickForm } from '../shared/parts';
 
 /** The filter values as the form shows them (what the request gave, or nothing). */
 export type FilterValues = Record<FilterName, string>;

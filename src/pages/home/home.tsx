@@ -4,10 +4,10 @@ import type { LatestChanges } from '../../changes/latest-changes.handler';
 import { HTML_LANG } from '../messages';
 import { PAGE_PATHS, searchPath } from '../page-paths';
 import { NO_FILTERS } from '../../contract/listing-filters';
-import { ChangeList } from './changes';
-import { itemList, webSite } from './json-ld';
-import { absolute, href, Layout, PageContext } from './layout';
-import { ListingCard, localName } from './parts';
+import { ChangeList } from '../changes/changes';
+import { itemList, webSite } from '../shared/json-ld';
+import { absolute, href, Layout, PageContext } from '../shared/layout';
+import { ListingCard, localName } from '../shared/parts';
 
 /** The search box of the home and search pages; the script turns on results as you type (data-live). */
 export function SearchBox({ ctx, q, children }: { ctx: PageContext; q: string | null; children?: ComponentChildren }) {

@@ -4,9 +4,9 @@ import type { ComparisonRow, ToolSummary } from '../../contract/listing-views';
 import type { CategoriesResponse, CompareResponse } from '../../contract/responses';
 import { isRetiring } from '../../listings/write/listing-facts';
 import { comparePath, PAGE_PATHS } from '../page-paths';
-import { itemList } from './json-ld';
-import { absolute, href, Layout, PageContext } from './layout';
-import { amountText, english, localCategory, localDescription, localName, SourceNote, Wide } from './parts';
+import { itemList } from '../shared/json-ld';
+import { absolute, href, Layout, PageContext } from '../shared/layout';
+import { amountText, english, localCategory, localDescription, localName, SourceNote, Wide } from '../shared/parts';
 
 type Gone = CompareResponse['gone'][number];
 type Model = NonNullable<ComparisonRow['models']>[number];

@@ -1,10 +1,10 @@
-import type { ToolDetail } from '../../../contract/listing-views';
-import type { CategoriesResponse, ToolDetailResponse } from '../../../contract/responses';
-import { HTML_LANG } from '../../messages';
-import { PAGE_PATHS } from '../../page-paths';
-import { webApi } from '../json-ld';
-import { absolute, href, Layout, PageContext } from '../layout';
-import { ExternalLink, localCategory, localDescription, localName, otherName, Popularity } from '../parts';
+import type { ToolDetail } from '../../contract/listing-views';
+import type { CategoriesResponse, ToolDetailResponse } from '../../contract/responses';
+import { HTML_LANG } from '../messages';
+import { PAGE_PATHS } from '../page-paths';
+import { webApi } from '../shared/json-ld';
+import { absolute, href, Layout, PageContext } from '../shared/layout';
+import { ExternalLink, localCategory, localDescription, localName, otherName, Popularity } from '../shared/parts';
 import { DecisionSummary } from './decision-summary';
 import { listingMessages } from './listing-messages';
 import { HealthBadge } from './liveness';

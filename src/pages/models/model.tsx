@@ -1,9 +1,9 @@
 import type { ModelOffer } from '../../contract/model-views';
 import type { ModelDetailResponse } from '../../contract/responses';
 import { PAGE_PATHS } from '../page-paths';
-import { href, Layout, PageContext } from './layout';
+import { href, Layout, PageContext } from '../shared/layout';
 import { capabilityList } from './models';
-import { ExternalLink, Wide } from './parts';
+import { ExternalLink, Wide } from '../shared/parts';
 
 export interface ModelPageProps {
   ctx: PageContext;

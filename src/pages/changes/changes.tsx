@@ -1,7 +1,7 @@
 import type { LatestChanges } from '../../changes/latest-changes.handler';
 import type { Change } from '../../contract/responses';
 import { errorsPath, PAGE_PATHS } from '../page-paths';
-import { href, Layout, PageContext } from './layout';
+import { href, Layout, PageContext } from '../shared/layout';
 
 /** The page a change leads to: the listing, or the provider's entries of the error reference. */
 function pageOf(change: Change): string {

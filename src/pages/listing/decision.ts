@@ -1,8 +1,8 @@
 import type { z } from 'zod';
-import type { rateLimitsSchema, sourceSchema } from '../../../contract/listing-facts';
-import type { ToolDetail } from '../../../contract/listing-views';
-import { isCurrent, isRetiring } from '../../../listings/write/listing-facts';
-import { modelEntryId } from '../../../models/views/model-views';
+import type { rateLimitsSchema, sourceSchema } from '../../contract/listing-facts';
+import type { ToolDetail } from '../../contract/listing-views';
+import { isCurrent, isRetiring } from '../../listings/write/listing-facts';
+import { modelEntryId } from '../../models/views/model-views';
 
 /**
  * What a reader decides by, worked out of one listing's facts as data: the page's decision summary and its

@@ -1,8 +1,8 @@
 import type { ErrorEntryView } from '../../contract/listing-views';
 import type { ErrorsResponse } from '../../contract/responses';
 import { PAGE_PATHS } from '../page-paths';
-import { href, Layout, PageContext } from './layout';
-import { CodeBlock, Inline } from './parts';
+import { href, Layout, PageContext } from '../shared/layout';
+import { CodeBlock, Inline } from '../shared/parts';
 
 export interface ErrorReferencePageProps {
   ctx: PageContext;

@@ -1,5 +1,5 @@
-import { HTML_LANG, LANGS, Lang, MESSAGES } from './messages';
-import { inLang, PAGE_PATHS } from './page-paths';
+import { HTML_LANG, LANGS, Lang, MESSAGES } from '../messages';
+import { inLang, PAGE_PATHS } from '../page-paths';
 
 /** XML text and attribute values, escaped. */
 export function xmlEscape(text: string): string {

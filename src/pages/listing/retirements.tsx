@@ -1,7 +1,7 @@
-import type { ToolDetail } from '../../../contract/listing-views';
-import { PAGE_PATHS } from '../../page-paths';
-import { href, PageContext } from '../layout';
-import { ExternalLink } from '../parts';
+import type { ToolDetail } from '../../contract/listing-views';
+import { PAGE_PATHS } from '../page-paths';
+import { href, PageContext } from '../shared/layout';
+import { ExternalLink } from '../shared/parts';
 import { listingRetiring, retiringModels } from './decision';
 import { listingMessages } from './listing-messages';
 

@@ -1,7 +1,7 @@
-import type { ToolDetail } from '../../../contract/listing-views';
-import { comparePath, PAGE_PATHS } from '../../page-paths';
-import { href, PageContext } from '../layout';
-import { CodeBlock, english, Inline, localDescription, localName, Popularity, SourceNote, TextList, Wide } from '../parts';
+import type { ToolDetail } from '../../contract/listing-views';
+import { comparePath, PAGE_PATHS } from '../page-paths';
+import { href, PageContext } from '../shared/layout';
+import { CodeBlock, english, Inline, localDescription, localName, Popularity, SourceNote, TextList, Wide } from '../shared/parts';
 import { Lifecycle, Models, Prices, RateLimits } from './facts-as-data';
 import { LivenessView } from './liveness';
 

@@ -1,9 +1,9 @@
 import type { Category } from '../../categories/categories';
 import type { CategoriesResponse, ListResponse } from '../../contract/responses';
 import { PAGE_PATHS } from '../page-paths';
-import { itemList } from './json-ld';
-import { absolute, Layout, PageContext } from './layout';
-import { ListingCard, localName, Pager, PickForm } from './parts';
+import { itemList } from '../shared/json-ld';
+import { absolute, Layout, PageContext } from '../shared/layout';
+import { ListingCard, localName, Pager, PickForm } from '../shared/parts';
 
 export interface CategoryPageProps {
   ctx: PageContext;

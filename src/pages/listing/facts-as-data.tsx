@@ -1,9 +1,9 @@
 import type { z } from 'zod';
-import type { rateSchema } from '../../../contract/listing-facts';
-import type { ToolDetail } from '../../../contract/listing-views';
-import { PAGE_PATHS } from '../../page-paths';
-import { href, PageContext } from '../layout';
-import { amountText, english, ExternalLink, SourceNote, Wide } from '../parts';
+import type { rateSchema } from '../../contract/listing-facts';
+import type { ToolDetail } from '../../contract/listing-views';
+import { PAGE_PATHS } from '../page-paths';
+import { href, PageContext } from '../shared/layout';
+import { amountText, english, ExternalLink, SourceNote, Wide } from '../shared/parts';
 import { modelEntryOf } from './decision';
 import { listingMessages } from './listing-messages';
 
