@@ -8,13 +8,20 @@ import type { ListingDocument } from '../listings/write/listing.document';
 import { RenderState, cardOf } from '../listings/views/render-state';
 import { renderListing } from '../listings/views/listing-views';
 import { splitEtag } from '../http/stored-body';
-import { LANGS, MESSAGES } from './messages';
+import { LANGS, MESSAGES, pageText } from './messages';
+import { categoryText } from './category/category-messages';
+import { changesText } from './changes/changes-messages';
+import { compareText } from './compare/compare-messages';
+import { errorReferenceText } from './error-reference/error-reference-messages';
+import { homeText } from './home/home-messages';
+import { modelsText } from './models/models-messages';
+import { searchText } from './search/search-messages';
 import { prefersHtml } from './negotiation';
 import { inLang, langOfPath } from './page-paths';
 import { jsonForScript } from './shared/json-ld';
 import { pageContext, renderDocument } from './shared/layout';
 import { ListingPage } from './listing/listing-page';
-import { listingMessages } from './listing/listing-messages';
+import { listingText } from './listing/listing-messages';
 import { HTML_RULES } from '../../test/pages/html-rules';
 
 /**
@@ -104,16 +111,34 @@ it('has every interface string in both languages, and the Chinese ones in Chines
   const zh = MESSAGES.zh as Record<string, unknown>;
   expect(Object.keys(zh).sort()).toEqual(Object.keys(en).sort());
   // Strings the two languages share (names, formats) are few, and listed.
-  const shared = ['footerLlms', 'popularityValue', 'tokens', 'date', 'dateTime'];
+  const shared = ['footerLlms', 'popularityValue', 'tokens', 'dateTime'];
   const same = Object.keys(en).filter((key) => typeof en[key] === 'string' && en[key] === zh[key]);
   expect(same.filter((key) => !shared.includes(key))).toEqual([]);
 });
 
-it("has the listing page's own strings in both languages, the Chinese ones in Chinese", () => {
-  const en = listingMessages('en') as unknown as Record<string, unknown>;
-  const zh = listingMessages('zh') as unknown as Record<string, unknown>;
-  expect(Object.keys(zh).sort()).toEqual(Object.keys(en).sort());
-  expect(Object.keys(en).filter((key) => typeof en[key] === 'string' && en[key] === zh[key])).toEqual([]);
+describe.each([
+  ['category', categoryText],
+  ['changes', changesText],
+  ['compare', compareText],
+  ['error reference', errorReferenceText],
+  ['home', homeText],
+  ['listing', listingText],
+  ['models', modelsText],
+  ['search', searchText],
+])("the %s page's own strings", (_page, text) => {
+  it('are in both languages, the Chinese ones in Chinese, beside the shared ones', () => {
+    const shared = new Set(Object.keys(MESSAGES.en));
+    const en = text('en') as unknown as Record<string, unknown>;
+    const zh = text('zh') as unknown as Record<string, unknown>;
+    const own = Object.keys(en).filter((key) => !shared.has(key));
+    expect(own.length).toBeGreaterThan(0);
+    expect(Object.keys(zh).sort()).toEqual(Object.keys(en).sort());
+    expect(own.filter((key) => typeof en[key] === 'string' && en[key] === zh[key])).toEqual([]);
+  });
+});
+
+it("refuses a page's string named as a shared one (one definition per name)", () => {
+  expect(() => pageText({ en: { siteName: 'x' }, zh: { siteName: 'y' } })).toThrow('page strings also among the shared ones: siteName');
 });
 
 describe.each(LANGS)('a listing that is itself going away (%s)', (lang) => {
@@ -122,7 +147,7 @@ describe.each(LANGS)('a listing that is itself going away (%s)', (lang) => {
     lifecycle: { status: 'deprecated' as const, since: '2026-10-01', retiresAt: '2027-03-31', replacedBy: ['anthropic'], migrationUrl: 'https://example.com/migrate', reason: null, source: null },
   };
   const html = renderDocument(ListingPage({ ctx: pageContext(lang, '/apis/openai', 'https://directory.test'), detail: { ...detail, tool }, categories }));
-  const m = listingMessages(lang);
+  const m = listingText(lang);
   const banner = html.slice(html.indexOf('<section class="alert retirements"'), html.indexOf('</section>', html.indexOf('<section class="alert retirements"')));
 
   it('says so in the banner with its day, its successor and the migration guide, and in the summary', () => {

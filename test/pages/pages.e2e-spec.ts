@@ -6,6 +6,8 @@ import type { CompareResponse, ToolDetailResponse } from '../../src/contract/res
 import { WithdrawListingCommand } from '../../src/listings/write/commands/withdraw-listing/withdraw-listing.command';
 import { EventStore } from '../../src/event-store/event-store.service';
 import { LIVENESS_AGGREGATE, LIVENESS_PUBLISHED } from '../../src/liveness/rules/liveness.aggregate';
+import { compareText } from '../../src/pages/compare/compare-messages';
+import { listingText } from '../../src/pages/listing/listing-messages';
 import { MESSAGES } from '../../src/pages/messages';
 import { PAGE_CSP } from '../../src/pages/page-errors.filter';
 import { RunningService, startService } from '../support/harness';
@@ -208,7 +210,7 @@ describe('a listing page', () => {
     const { limits, headers, source } = tool.rateLimits!;
     expect(limits.length).toBeGreaterThan(0);
     const html = section(await page('/apis/openai'), 'rate-limits', 'errors');
-    const en = MESSAGES.en;
+    const en = listingText('en');
     for (const limit of limits) {
       const words = en.limitText(en.tokens(limit.limit), en.limitMetrics[limit.metric], limit.per ? en.limitPeriods[limit.per] : null);
       expect(html).toContain(`<tr><td>${limit.tier}</td><td>${en.limitScopes[limit.scope]}</td><td>${words}</td><td>${limit.appliesTo ?? '–'}</td></tr>`);
@@ -264,7 +266,7 @@ describe('the compare page', () => {
   // OpenAI publishes rates, models and limits; Serper has none of them nor any source yet; Datadog has
   // limits and one decision fact not yet confirmed.
   const IDS = 'openai,serper,datadog';
-  const en = MESSAGES.en;
+  const en = compareText('en');
   let answer: CompareResponse;
   let html: string;
   let zh: string;

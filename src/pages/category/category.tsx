@@ -4,6 +4,7 @@ import { PAGE_PATHS } from '../page-paths';
 import { itemList } from '../shared/json-ld';
 import { absolute, Layout, PageContext } from '../shared/layout';
 import { ListingCard, localName, Pager, PickForm } from '../shared/parts';
+import { categoryText } from './category-messages';
 
 export interface CategoryPageProps {
   ctx: PageContext;
@@ -17,7 +18,7 @@ export interface CategoryPageProps {
 
 /** A category: its listings by popularity, a page at a time. */
 export function CategoryPage({ ctx, category, list, categories, firstPage, nextPage }: CategoryPageProps) {
-  const { t } = ctx;
+  const t = categoryText(ctx.lang);
   const name = localName(ctx, category);
   const names = new Map(categories.categories.map((c) => [c.slug, c]));
   return (

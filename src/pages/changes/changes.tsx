@@ -2,6 +2,7 @@ import type { LatestChanges } from '../../changes/latest-changes.handler';
 import type { Change } from '../../contract/responses';
 import { errorsPath, PAGE_PATHS } from '../page-paths';
 import { href, Layout, PageContext } from '../shared/layout';
+import { changesText } from './changes-messages';
 
 /** The page a change leads to: the listing, or the provider's entries of the error reference. */
 function pageOf(change: Change): string {
@@ -12,7 +13,7 @@ function pageOf(change: Change): string {
 }
 
 export function ChangeList({ ctx, changes }: { ctx: PageContext; changes: LatestChanges }) {
-  const { t } = ctx;
+  const t = changesText(ctx.lang);
   if (changes.changes.length === 0) return <p class="muted">{t.noneListed}</p>;
   return (
     <ol class="changes">
@@ -60,7 +61,7 @@ export function ChangeList({ ctx, changes }: { ctx: PageContext; changes: Latest
 }
 
 export function ChangesPage({ ctx, changes }: { ctx: PageContext; changes: LatestChanges }) {
-  const { t } = ctx;
+  const t = changesText(ctx.lang);
   return (
     <Layout ctx={ctx} title={`${t.changesTitle} · ${t.siteName}`} description={t.changesDescription} crumbs={[{ name: t.changesTitle }]}>
       <h1>{t.changesTitle}</h1>

@@ -14,6 +14,7 @@ import { comparePath, langOfPath, PAGE_PATHS } from '../page-paths';
 import { PageRenderer } from '../page-renderer';
 import type { PageContext } from '../shared/layout';
 import { ComparePage } from './compare';
+import { compareText } from './compare-messages';
 
 /** Listings offered to pick from. */
 const COMPARE_CHOICES = 24;
@@ -45,7 +46,7 @@ export class ComparePageController {
     } catch (error) {
       if (!(error instanceof ApiProblem)) throw error;
       const ids = given.join(',').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
-      return pages.uncached(request, reply, lang, PAGE_PATHS.compare, error.status, (ctx) => this.comparePage(ctx, ids.slice(0, 10), null, MESSAGES[lang].compareNeedTwo));
+      return pages.uncached(request, reply, lang, PAGE_PATHS.compare, error.status, (ctx) => this.comparePage(ctx, ids.slice(0, 10), null, compareText(lang).compareNeedTwo));
     }
     const ids = query.ids;
     try {

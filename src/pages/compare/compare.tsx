@@ -7,6 +7,7 @@ import { comparePath, PAGE_PATHS } from '../page-paths';
 import { itemList } from '../shared/json-ld';
 import { absolute, href, Layout, PageContext } from '../shared/layout';
 import { amountText, english, localCategory, localDescription, localName, SourceNote, Wide } from '../shared/parts';
+import { compareText } from './compare-messages';
 
 type Gone = CompareResponse['gone'][number];
 type Model = NonNullable<ComparisonRow['models']>[number];
@@ -47,10 +48,10 @@ function Row({ label, rows, cell }: { label: string; rows: ComparisonRow[]; cell
 /** A listing's price from, in words, with the model it is for and its source. */
 function PriceFromCell({ ctx, row }: { ctx: PageContext; row: ComparisonRow }) {
   const from = row.priceFrom;
-  if (!from) return <span class="muted">{ctx.t.notRecorded}</span>;
+  if (!from) return <span class="muted">{compareText(ctx.lang).notRecorded}</span>;
   return (
     <Sourced ctx={ctx} source={from.source}>
-      {ctx.t.cardPriceFrom(amountText(from, from.currency), ctx.t.rateUnits[from.unit] ?? from.unit)}
+      {compareText(ctx.lang).cardPriceFrom(amountText(from, from.currency), compareText(ctx.lang).rateUnits[from.unit] ?? from.unit)}
       {from.model && (
         <>
           {' · '}
@@ -81,7 +82,7 @@ function Sourced({ ctx, source, required = false, children }: { ctx: PageContext
 
 /** The listing's models: how many, and the largest context (with its model's source); the list itself is on its page. */
 function ModelsCell({ ctx, row }: { ctx: PageContext; row: ComparisonRow }) {
-  const { t } = ctx;
+  const t = compareText(ctx.lang);
   if (!row.models) return <span class="muted">{t.notRecorded}</span>;
   const largest = row.models.reduce<Model | null>((best, model) => (model.contextTokens !== null && (best === null || model.contextTokens > best.contextTokens!) ? model : best), null);
   return (
@@ -102,7 +103,7 @@ function ModelsCell({ ctx, row }: { ctx: PageContext; row: ComparisonRow }) {
 
 /** The listing's rate limits as figures: how many, the first of them, and their source; the table is on its page. */
 function RateLimitsCell({ ctx, row }: { ctx: PageContext; row: ComparisonRow }) {
-  const { t } = ctx;
+  const t = compareText(ctx.lang);
   if (!row.rateLimits) return <span class="muted">{t.notRecorded}</span>;
   const { limits, headers, source } = row.rateLimits;
   const first = limits[0];
@@ -145,7 +146,7 @@ function ListingColumns({ ctx, first, rows, names }: { ctx: PageContext; first: 
 
 /** For each unit, the lowest US-dollar rate of each listing side by side (the compare answer's `rates`), and where the prices come from. */
 function Rates({ ctx, rows, rates, names }: { ctx: PageContext; rows: ComparisonRow[]; rates: CompareResponse['rates']; names: Map<string, string> }) {
-  const { t } = ctx;
+  const t = compareText(ctx.lang);
   if (rates.length === 0) return <p class="muted">{t.compareRatesNone}</p>;
   return (
     <>
@@ -198,7 +199,7 @@ function Checkbox({ slug, label, checked }: { slug: string; label: string; check
 }
 
 export function ComparePage({ ctx, ids, result, notFound, gone, error, popular, categories }: ComparePageProps) {
-  const { t } = ctx;
+  const t = compareText(ctx.lang);
   const rows = result?.compared ?? [];
   const unknown = result?.notFound ?? notFound;
   const goneOnes = result?.gone ?? gone;

@@ -3,6 +3,7 @@ import type { ErrorsResponse } from '../../contract/responses';
 import { PAGE_PATHS } from '../page-paths';
 import { href, Layout, PageContext } from '../shared/layout';
 import { CodeBlock, Inline } from '../shared/parts';
+import { errorReferenceText } from './error-reference-messages';
 
 export interface ErrorReferencePageProps {
   ctx: PageContext;
@@ -14,7 +15,7 @@ export interface ErrorReferencePageProps {
 
 /** The error reference, grouped by provider, each provider's entries by status. */
 export function ErrorReferencePage({ ctx, errors, all }: ErrorReferencePageProps) {
-  const { t } = ctx;
+  const t = errorReferenceText(ctx.lang);
   const providers = new Map<string, string>();
   for (const entry of all.errors) providers.set(entry.provider, entry.providerName ?? entry.provider);
   const statuses = [...new Set(all.errors.map((entry) => entry.status))].sort((a, b) => a - b);

@@ -8,10 +8,11 @@ import { ChangeList } from '../changes/changes';
 import { itemList, webSite } from '../shared/json-ld';
 import { absolute, href, Layout, PageContext } from '../shared/layout';
 import { ListingCard, localName } from '../shared/parts';
+import { homeText } from './home-messages';
 
 /** The search box of the home and search pages; the script turns on results as you type (data-live). */
 export function SearchBox({ ctx, q, children }: { ctx: PageContext; q: string | null; children?: ComponentChildren }) {
-  const { t } = ctx;
+  const t = homeText(ctx.lang);
   return (
     <form
       class="search"
@@ -35,7 +36,7 @@ export function SearchBox({ ctx, q, children }: { ctx: PageContext; q: string | 
 const EXAMPLES = { en: ['text to speech', 'vector database', 'free llm', 'payments'], zh: ['语音合成', '向量数据库', '免费 大模型', '支付'] };
 
 export function HomePage({ ctx, categories, popular, changes }: { ctx: PageContext; categories: CategoriesResponse; popular: ListResponse; changes: LatestChanges }) {
-  const { t } = ctx;
+  const t = homeText(ctx.lang);
   const names = new Map(categories.categories.map((c) => [c.slug, c]));
   return (
     <Layout

@@ -6,17 +6,17 @@ import { href, PageContext } from '../shared/layout';
 import { ExternalLink } from '../shared/parts';
 import { decisionFacts, listingRetiring, NamedModel, retiringModels } from './decision';
 import { rateText } from './facts-as-data';
-import { listingMessages } from './listing-messages';
+import { listingText } from './listing-messages';
 
 type Source = z.infer<typeof sourceSchema>;
 
 /** A fact's source in a few words (the page and the day it was checked), or that none is confirmed yet. */
 function SourceMark({ ctx, source }: { ctx: PageContext; source: Source | null }) {
-  const m = listingMessages(ctx.lang);
-  if (!source) return <span class="src muted">{m.unconfirmed}</span>;
+  const t = listingText(ctx.lang);
+  if (!source) return <span class="src muted">{t.unconfirmedBrief}</span>;
   return (
     <span class="src">
-      <ExternalLink url={source.url}>{m.source}</ExternalLink> <time datetime={source.checked}>{source.checked}</time>
+      <ExternalLink url={source.url}>{t.sourceLink}</ExternalLink> <time datetime={source.checked}>{source.checked}</time>
     </span>
   );
 }
@@ -29,8 +29,7 @@ const ModelLink = ({ ctx, model }: { ctx: PageContext; model: NamedModel }) => <
  * source and check day or "not yet confirmed". Worked out in ./decision.ts from the facts as data.
  */
 export function DecisionSummary({ ctx, tool }: { ctx: PageContext; tool: ToolDetail }) {
-  const { t } = ctx;
-  const m = listingMessages(ctx.lang);
+  const t = listingText(ctx.lang);
   const facts = decisionFacts(tool);
   const { price, rateLimit, context, freeQuota } = facts;
   const retiring = retiringModels(tool);
@@ -38,10 +37,10 @@ export function DecisionSummary({ ctx, tool }: { ctx: PageContext; tool: ToolDet
   const liveness = tool.liveness;
   return (
     <section class="summary" aria-labelledby="summary">
-      <h2 id="summary">{m.summaryTitle}</h2>
+      <h2 id="summary">{t.summaryTitle}</h2>
       <dl>
         <div data-fact="price">
-          <dt>{m.priceFrom}</dt>
+          <dt>{t.priceFrom}</dt>
           <dd>
             {price ? (
               <>
@@ -55,26 +54,26 @@ export function DecisionSummary({ ctx, tool }: { ctx: PageContext; tool: ToolDet
                 <SourceMark ctx={ctx} source={price.source} />
               </>
             ) : (
-              <span class="muted">{m.noPrices}</span>
+              <span class="muted">{t.noPrices}</span>
             )}
           </dd>
         </div>
         <div data-fact="freeTier">
-          <dt>{m.freeTier}</dt>
+          <dt>{t.freeTier}</dt>
           <dd>
-            {tool.freeTier ? m.freeYes : m.freeNo}
-            {tool.freeTier && freeQuota && <> · {m.quota(freeQuota.amount.toLocaleString('en-US'), t.rateUnits[freeQuota.unit] ?? freeQuota.unit, freeQuota.period)}</>}{' '}
+            {tool.freeTier ? t.freeYes : t.freeNo}
+            {tool.freeTier && freeQuota && <> · {t.quota(freeQuota.amount.toLocaleString('en-US'), t.rateUnits[freeQuota.unit] ?? freeQuota.unit, freeQuota.period)}</>}{' '}
             <SourceMark ctx={ctx} source={tool.sources?.freeTier ?? null} />
           </dd>
         </div>
         <div data-fact="auth">
-          <dt>{m.authentication}</dt>
+          <dt>{t.authentication}</dt>
           <dd>
             {t.authTypes[tool.authType]} <SourceMark ctx={ctx} source={tool.sources?.auth ?? null} />
           </dd>
         </div>
         <div data-fact="rateLimit">
-          <dt>{m.rateLimit}</dt>
+          <dt>{t.rateLimit}</dt>
           <dd>
             {rateLimit ? (
               <>
@@ -83,19 +82,19 @@ export function DecisionSummary({ ctx, tool }: { ctx: PageContext; tool: ToolDet
                 {rateLimit.count > 1 && (
                   <>
                     {' '}
-                    <a href="#rate-limits">{m.moreLimits(rateLimit.count - 1)}</a>
+                    <a href="#rate-limits">{t.moreLimits(rateLimit.count - 1)}</a>
                   </>
                 )}{' '}
                 <SourceMark ctx={ctx} source={rateLimit.source} />
               </>
             ) : (
-              <span class="muted">{m.noLimits}</span>
+              <span class="muted">{t.noLimits}</span>
             )}
           </dd>
         </div>
         {context && (
           <div data-fact="context">
-            <dt>{m.context}</dt>
+            <dt>{t.context}</dt>
             <dd>
               {t.tokensInWords(context.tokens)}
               {context.model && (
@@ -109,32 +108,32 @@ export function DecisionSummary({ ctx, tool }: { ctx: PageContext; tool: ToolDet
           </div>
         )}
         <div data-fact="lifecycle">
-          <dt>{m.lifecycle}</dt>
+          <dt>{t.lifecycle}</dt>
           <dd>
             {tool.lifecycle ? (
               <span class={listingRetiring(tool) ? 'badge deprecated' : undefined}>
                 {t.lifecycleStatuses[tool.lifecycle.status]}
-                {tool.lifecycle.retiresAt && `, ${m.listingRetires(tool.lifecycle.retiresAt)}`}
+                {tool.lifecycle.retiresAt && `, ${t.listingRetires(tool.lifecycle.retiresAt)}`}
               </span>
             ) : (
-              <span class="muted">{m.unconfirmed}</span>
+              <span class="muted">{t.unconfirmedBrief}</span>
             )}
             {retiring.length > 0 && (
               <>
                 {' · '}
                 <a href="#retirements" class="warn">
-                  {m.modelsRetiring(retiring.length, firstShutdown)}
+                  {t.modelsRetiring(retiring.length, firstShutdown)}
                 </a>
               </>
             )}
           </dd>
         </div>
         <div data-fact="liveness">
-          <dt>{m.answering}</dt>
+          <dt>{t.answering}</dt>
           <dd>
             {liveness ? (
               <>
-                <a href="#liveness">{t.liveStates[liveness.state]}</a>, {m.checkedAt(t.dateTime(liveness.checkedAt))}
+                <a href="#liveness">{t.liveStates[liveness.state]}</a>, {t.checkedAt(t.dateTime(liveness.checkedAt))}
               </>
             ) : (
               <span class="muted">{t.liveStates.unchecked}</span>

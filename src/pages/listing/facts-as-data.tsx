@@ -5,7 +5,7 @@ import { PAGE_PATHS } from '../page-paths';
 import { href, PageContext } from '../shared/layout';
 import { amountText, english, ExternalLink, SourceNote, Wide } from '../shared/parts';
 import { modelEntryOf } from './decision';
-import { listingMessages } from './listing-messages';
+import { listingText } from './listing-messages';
 
 /** The listing's facts as data, each block as its table or list: lifecycle, models, prices, rate limits. */
 
@@ -14,7 +14,7 @@ type Rate = z.infer<typeof rateSchema>;
 
 /** A rate in words: `8 USD per 1M input tokens (batch)`, `2.9% + 0.3 USD per transaction`. */
 export function rateText(ctx: PageContext, rate: Rate, currency: string | null): string {
-  const amount = listingMessages(ctx.lang).priceAmount(amountText(rate, currency), ctx.t.rateUnits[rate.unit] ?? rate.unit);
+  const amount = listingText(ctx.lang).priceAmount(amountText(rate, currency), listingText(ctx.lang).rateUnits[rate.unit] ?? rate.unit);
   const notes = [rate.appliesTo, rate.note].filter(Boolean).join('; ');
   return notes ? `${amount} (${notes})` : amount;
 }
@@ -35,7 +35,7 @@ function RateLine({ ctx, rate, currency }: { ctx: PageContext; rate: Rate; curre
 }
 
 export function Lifecycle({ ctx, lifecycle }: { ctx: PageContext; lifecycle: NonNullable<ToolDetail['lifecycle']> }) {
-  const { t } = ctx;
+  const t = listingText(ctx.lang);
   return (
     <dl class="facts">
       <dt>{t.status}</dt>
@@ -116,8 +116,7 @@ function RateCell({ ctx, rates }: { ctx: PageContext; rates: Rate[] }) {
 
 /** A model's lifecycle in its row: a status badge, the shutdown day, and what to move to. */
 function ModelLifecycle({ ctx, slug, model, models }: { ctx: PageContext; slug: string; model: Model; models: Model[] }) {
-  const { t } = ctx;
-  const m = listingMessages(ctx.lang);
+  const t = listingText(ctx.lang);
   const { status, retiresAt, replacedBy } = model.lifecycle;
   return (
     <td>
@@ -125,7 +124,7 @@ function ModelLifecycle({ ctx, slug, model, models }: { ctx: PageContext; slug: 
       {retiresAt && <span class="small"> {retiresAt}</span>}
       {replacedBy && replacedBy.length > 0 && (
         <div class="small">
-          {m.moveTo}{' '}
+          {t.moveTo}{' '}
           {replacedBy.map((id, i) => {
             const successor = models.find((other) => other.id === id);
             return (
@@ -147,7 +146,7 @@ function ModelLifecycle({ ctx, slug, model, models }: { ctx: PageContext; slug: 
  * successor.
  */
 export function Models({ ctx, tool }: { ctx: PageContext; tool: ToolDetail }) {
-  const { t } = ctx;
+  const t = listingText(ctx.lang);
   const c = t.offerColumns;
   if (!tool.models) return <p class="muted">{t.notRecorded}</p>;
   const models = tool.models;
@@ -221,27 +220,26 @@ export function Models({ ctx, tool }: { ctx: PageContext; tool: ToolDetail }) {
 function capabilities(ctx: PageContext, model: Model): string {
   if (!model.capabilities) return '–';
   const { source: _source, ...stated } = model.capabilities;
-  const on = Object.entries(stated).filter(([, value]) => value === true).map(([name]) => ctx.t.capabilityNames[name] ?? name);
+  const on = Object.entries(stated).filter(([, value]) => value === true).map(([name]) => listingText(ctx.lang).capabilityNames[name] ?? name);
   return on.length > 0 ? on.join(ctx.lang === 'zh' ? '、' : ', ') : '–';
 }
 
 export function Prices({ ctx, prices }: { ctx: PageContext; prices: ToolDetail['prices'] }) {
-  const { t } = ctx;
-  const m = listingMessages(ctx.lang);
+  const t = listingText(ctx.lang);
   if (!prices) return <p class="muted">{t.notRecorded}</p>;
   return (
     <dl class="facts">
       <dt>{t.currency}</dt>
       <dd>{prices.currency}</dd>
-      <dt>{t.pricingModels}</dt>
-      <dd>{prices.models.map((model) => m.pricingModels[model] ?? model).join(m.listSeparator)}</dd>
+      <dt>{t.pricingModelsLabel}</dt>
+      <dd>{prices.models.map((model) => t.pricingModels[model] ?? model).join(t.listSeparator)}</dd>
       <dt>{t.freeQuota}</dt>
       <dd>
         {prices.freeQuota.length === 0
           ? t.none
           : prices.freeQuota.map((quota) => (
               <div>
-                {m.quota(quota.amount.toLocaleString('en-US'), t.rateUnits[quota.unit] ?? quota.unit, quota.period)}
+                {t.quota(quota.amount.toLocaleString('en-US'), t.rateUnits[quota.unit] ?? quota.unit, quota.period)}
                 {quota.conditions && <span {...english(ctx)}> ({quota.conditions})</span>}
               </div>
             ))}
@@ -259,7 +257,7 @@ export function Prices({ ctx, prices }: { ctx: PageContext; prices: ToolDetail['
 }
 
 export function RateLimits({ ctx, rateLimits }: { ctx: PageContext; rateLimits: ToolDetail['rateLimits'] }) {
-  const { t } = ctx;
+  const t = listingText(ctx.lang);
   if (!rateLimits) return <p class="muted">{t.notRecorded}</p>;
   return (
     <>

@@ -6,15 +6,14 @@ import { webApi } from '../shared/json-ld';
 import { absolute, href, Layout, PageContext } from '../shared/layout';
 import { ExternalLink, localCategory, localDescription, localName, otherName, Popularity } from '../shared/parts';
 import { DecisionSummary } from './decision-summary';
-import { listingMessages } from './listing-messages';
+import { listingText } from './listing-messages';
 import { HealthBadge } from './liveness';
 import { RetirementBanner } from './retirements';
 import { AgentFacts, CodeExamples, EndpointsAndSdks, ErrorEntries, FactsAsData, KeyFacts, LivenessSection, PricingComparison, SimilarApis, Tags } from './sections';
 
 /** The long page's own table of contents, right below its head: every section, the ones without content left out. */
 function SectionIndex({ ctx, tool }: { ctx: PageContext; tool: ToolDetail }) {
-  const { t } = ctx;
-  const m = listingMessages(ctx.lang);
+  const t = listingText(ctx.lang);
   const sections: Array<[string, string]> = [
     ['facts', t.listingFacts],
     ...(tool.models && tool.models.length > 0 ? [['models', `${t.models} (${tool.models.length})`] as [string, string]] : []),
@@ -28,7 +27,7 @@ function SectionIndex({ ctx, tool }: { ctx: PageContext; tool: ToolDetail }) {
     ['similar', t.similarApis],
   ];
   return (
-    <nav class="toc" aria-label={m.sectionIndex}>
+    <nav class="toc" aria-label={t.sectionIndex}>
       <ul>
         {sections.map(([id, name]) => (
           <li>
@@ -41,7 +40,7 @@ function SectionIndex({ ctx, tool }: { ctx: PageContext; tool: ToolDetail }) {
 }
 
 export function ListingPage({ ctx, detail, categories }: { ctx: PageContext; detail: ToolDetailResponse; categories: CategoriesResponse }) {
-  const { t } = ctx;
+  const t = listingText(ctx.lang);
   const tool = detail.tool;
   const name = localName(ctx, tool);
   const categoryNames = new Map(categories.categories.map((c) => [c.slug, c]));

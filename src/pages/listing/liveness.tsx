@@ -1,13 +1,14 @@
 import type { ToolDetail } from '../../contract/listing-views';
 import { PageContext } from '../shared/layout';
 import { Wide } from '../shared/parts';
+import { listingText } from './listing-messages';
 
 /**
  * The head's status: beta or deprecated as the editors say; otherwise what the prober found (answering,
  * partly, not answering), or that it has not checked yet. Never a green badge for health nobody measured.
  */
 export function HealthBadge({ ctx, tool }: { ctx: PageContext; tool: ToolDetail }) {
-  const { t } = ctx;
+  const t = listingText(ctx.lang);
   if (tool.status !== 'online') return <span class={`badge ${tool.status}`}>{t.listingStatuses[tool.status]}</span>;
   const liveness = tool.liveness;
   if (!liveness) return <span class="badge unchecked">{t.liveStates.unchecked}</span>;
@@ -20,7 +21,7 @@ export function HealthBadge({ ctx, tool }: { ctx: PageContext; tool: ToolDetail 
 
 /** What the prober last published of the listing's targets. */
 export function LivenessView({ ctx, liveness }: { ctx: PageContext; liveness: ToolDetail['liveness'] }) {
-  const { t } = ctx;
+  const t = listingText(ctx.lang);
   if (!liveness) return <p class="muted">{t.liveStates.unchecked}</p>;
   return (
     <>

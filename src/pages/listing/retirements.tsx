@@ -3,7 +3,7 @@ import { PAGE_PATHS } from '../page-paths';
 import { href, PageContext } from '../shared/layout';
 import { ExternalLink } from '../shared/parts';
 import { listingRetiring, retiringModels } from './decision';
-import { listingMessages } from './listing-messages';
+import { listingText } from './listing-messages';
 
 /**
  * The retirement banner near the top of a listing page: the listing itself deprecated or shutting down, and
@@ -11,20 +11,20 @@ import { listingMessages } from './listing-messages';
  * Nothing when nothing is going away.
  */
 export function RetirementBanner({ ctx, tool }: { ctx: PageContext; tool: ToolDetail }) {
-  const m = listingMessages(ctx.lang);
+  const t = listingText(ctx.lang);
   const self = listingRetiring(tool) ? tool.lifecycle! : null;
   const models = retiringModels(tool);
   if (!self && models.length === 0) return null;
   return (
     <section class="alert retirements" id="retirements" aria-labelledby="retirements-title">
-      <h2 id="retirements-title">{m.bannerTitle}</h2>
+      <h2 id="retirements-title">{t.bannerTitle}</h2>
       {self && (
         <p>
-          <strong>{m.bannerListing(self.retiresAt)}</strong>
+          <strong>{t.bannerListing(self.retiresAt)}</strong>
           {self.replacedBy && self.replacedBy.length > 0 && (
             <>
               {' '}
-              {m.moveTo}{' '}
+              {t.moveTo}{' '}
               {self.replacedBy.map((slug, i) => (
                 <>
                   {i > 0 && ', '}
@@ -36,7 +36,7 @@ export function RetirementBanner({ ctx, tool }: { ctx: PageContext; tool: ToolDe
           {self.migrationUrl && (
             <>
               {' · '}
-              <ExternalLink url={self.migrationUrl}>{m.migrationGuide}</ExternalLink>
+              <ExternalLink url={self.migrationUrl}>{t.migrationGuide}</ExternalLink>
             </>
           )}
         </p>
@@ -45,13 +45,13 @@ export function RetirementBanner({ ctx, tool }: { ctx: PageContext; tool: ToolDe
         <ul>
           {models.map(({ model, lifecycle, successors }) => (
             <li>
-              <a href={href(ctx, PAGE_PATHS.model(model.entry))}>{model.name}</a> <code>{model.id}</code>: {m.bannerModel(lifecycle.retiresAt)}
+              <a href={href(ctx, PAGE_PATHS.model(model.entry))}>{model.name}</a> <code>{model.id}</code>: {t.bannerModel(lifecycle.retiresAt)}
               {' · '}
               {successors.length === 0 ? (
-                <span class="muted">{m.noSuccessor}</span>
+                <span class="muted">{t.noSuccessor}</span>
               ) : (
                 <>
-                  {m.moveTo}{' '}
+                  {t.moveTo}{' '}
                   {successors.map((successor, i) => (
                     <>
                       {i > 0 && ', '}
@@ -63,7 +63,7 @@ export function RetirementBanner({ ctx, tool }: { ctx: PageContext; tool: ToolDe
               {lifecycle.migrationUrl && (
                 <>
                   {' · '}
-                  <ExternalLink url={lifecycle.migrationUrl}>{m.migrationGuide}</ExternalLink>
+                  <ExternalLink url={lifecycle.migrationUrl}>{t.migrationGuide}</ExternalLink>
                 </>
               )}
             </li>

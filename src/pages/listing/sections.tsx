@@ -4,6 +4,7 @@ import { href, PageContext } from '../shared/layout';
 import { CodeBlock, english, Inline, localDescription, localName, Popularity, SourceNote, TextList, Wide } from '../shared/parts';
 import { Lifecycle, Models, Prices, RateLimits } from './facts-as-data';
 import { LivenessView } from './liveness';
+import { listingText } from './listing-messages';
 
 /** The sections of a listing page below its head, in the order a decision needs them (see listing-page.tsx). */
 
@@ -14,7 +15,7 @@ function appliesToModels(tool: ToolDetail): boolean {
 
 /** The spec's prose facts: pricing, authentication, rate limit, latency, max context where stated, popularity, last checked. */
 export function KeyFacts({ ctx, tool }: { ctx: PageContext; tool: ToolDetail }) {
-  const { t } = ctx;
+  const t = listingText(ctx.lang);
   const en = english(ctx);
   return (
     <section aria-labelledby="facts">
@@ -49,7 +50,7 @@ export function KeyFacts({ ctx, tool }: { ctx: PageContext; tool: ToolDetail }) 
 
 /** The facts as data, each with its source: lifecycle, models, prices, rate limits. */
 export function FactsAsData({ ctx, tool }: { ctx: PageContext; tool: ToolDetail }) {
-  const { t } = ctx;
+  const t = listingText(ctx.lang);
   return (
     <section aria-labelledby="data">
       <h2 id="data">{t.factsAsData}</h2>
@@ -68,7 +69,7 @@ export function FactsAsData({ ctx, tool }: { ctx: PageContext; tool: ToolDetail 
 
 /** The facts agents filter on, each with its source or "not yet confirmed"; model rows only where models apply. */
 export function AgentFacts({ ctx, tool }: { ctx: PageContext; tool: ToolDetail }) {
-  const { t } = ctx;
+  const t = listingText(ctx.lang);
   // Rows about models (OpenAI compatibility, context) mean nothing for a payment or weather API.
   const servesModels = appliesToModels(tool);
   return (
@@ -110,7 +111,7 @@ export function AgentFacts({ ctx, tool }: { ctx: PageContext; tool: ToolDetail }
 
 /** Endpoints, SDKs, features and usage tips. */
 export function EndpointsAndSdks({ ctx, tool }: { ctx: PageContext; tool: ToolDetail }) {
-  const { t } = ctx;
+  const t = listingText(ctx.lang);
   return (
     <section aria-labelledby="endpoints">
       <h2 id="endpoints">{t.endpoints}</h2>
@@ -127,7 +128,7 @@ export function EndpointsAndSdks({ ctx, tool }: { ctx: PageContext; tool: ToolDe
 
 /** Code examples, each with a copy button. */
 export function CodeExamples({ ctx, tool }: { ctx: PageContext; tool: ToolDetail }) {
-  const { t } = ctx;
+  const t = listingText(ctx.lang);
   return (
     <section aria-labelledby="examples">
       <h2 id="examples">{t.codeExamples}</h2>
@@ -141,7 +142,7 @@ export function CodeExamples({ ctx, tool }: { ctx: PageContext; tool: ToolDetail
 
 /** The errors this API returns: cause and fix, with an example. */
 export function ErrorEntries({ ctx, tool }: { ctx: PageContext; tool: ToolDetail }) {
-  const { t } = ctx;
+  const t = listingText(ctx.lang);
   return (
     <section aria-labelledby="errors">
       <h2 id="errors">{t.errorEntries}</h2>
@@ -166,7 +167,7 @@ export function ErrorEntries({ ctx, tool }: { ctx: PageContext; tool: ToolDetail
 
 /** What the prober last found. */
 export function LivenessSection({ ctx, tool }: { ctx: PageContext; tool: ToolDetail }) {
-  const { t } = ctx;
+  const t = listingText(ctx.lang);
   return (
     <section aria-labelledby="liveness">
       <h2 id="liveness">{t.livenessTitle}</h2>
@@ -177,7 +178,7 @@ export function LivenessSection({ ctx, tool }: { ctx: PageContext; tool: ToolDet
 
 /** The similar APIs the editors named, and a comparison of them. */
 export function SimilarApis({ ctx, tool }: { ctx: PageContext; tool: ToolDetail }) {
-  const { t } = ctx;
+  const t = listingText(ctx.lang);
   const others = tool.similarApis.map((similar) => similar.slug);
   return (
     <section aria-labelledby="similar">
@@ -202,7 +203,7 @@ export function SimilarApis({ ctx, tool }: { ctx: PageContext; tool: ToolDetail 
 
 /** This listing's pricing and authentication beside those of its neighbours. */
 export function PricingComparison({ ctx, tool }: { ctx: PageContext; tool: ToolDetail }) {
-  const { t } = ctx;
+  const t = listingText(ctx.lang);
   const en = english(ctx);
   return (
     <section aria-labelledby="pricing-comparison">
@@ -245,7 +246,7 @@ export function PricingComparison({ ctx, tool }: { ctx: PageContext; tool: ToolD
 
 /** Tags and the day the facts were last checked. */
 export function Tags({ ctx, tool }: { ctx: PageContext; tool: ToolDetail }) {
-  const { t } = ctx;
+  const t = listingText(ctx.lang);
   return (
     <section aria-labelledby="tags">
       <h2 id="tags">{t.tags}</h2>

@@ -4,6 +4,7 @@ import { PAGE_PATHS } from '../page-paths';
 import { href, Layout, PageContext } from '../shared/layout';
 import { capabilityList } from './models';
 import { ExternalLink, Wide } from '../shared/parts';
+import { modelsText } from './models-messages';
 
 export interface ModelPageProps {
   ctx: PageContext;
@@ -15,18 +16,18 @@ type Model = ModelDetailResponse['model'];
 /** An offer's rate per unit, in its currency ("–" where it gives none). */
 function rateOf(ctx: PageContext, offer: ModelOffer, unit: string): string {
   const rate = offer.prices.find((r) => r.unit === unit && !r.percent);
-  return rate ? ctx.t.perMillion(rate.price, offer.currency) : '–';
+  return rate ? modelsText(ctx.lang).perMillion(rate.price, offer.currency) : '–';
 }
 
 /** The offer's other rates (images, minutes, requests...), in words. */
 function otherRates(ctx: PageContext, offer: ModelOffer): string {
   const other = offer.prices.filter((r) => !['1m-input-tokens', '1m-output-tokens', '1m-cached-input-tokens'].includes(r.unit));
-  return other.map((r) => `${r.price} ${offer.currency} · ${ctx.t.rateUnits[r.unit]}${r.appliesTo ? ` (${r.appliesTo})` : ''}`).join('; ') || '–';
+  return other.map((r) => `${r.price} ${offer.currency} · ${modelsText(ctx.lang).rateUnits[r.unit]}${r.appliesTo ? ` (${r.appliesTo})` : ''}`).join('; ') || '–';
 }
 
 /** Every provider of the model side by side: the id its API takes, its rates per million tokens, its limits and state. */
 function Offers({ ctx, model }: { ctx: PageContext; model: Model }) {
-  const { t } = ctx;
+  const t = modelsText(ctx.lang);
   const c = t.offerColumns;
   return (
     <Wide ctx={ctx} label={t.modelOffers}>
@@ -77,7 +78,7 @@ function Offers({ ctx, model }: { ctx: PageContext; model: Model }) {
 
 /** What the model is: maker, family, modalities, limits, weights, dates, capabilities, source. */
 function Facts({ ctx, model }: { ctx: PageContext; model: Model }) {
-  const { t } = ctx;
+  const t = modelsText(ctx.lang);
   const list = (items: string[]) => items.map((item) => t.modalityNames[item] ?? item).join(ctx.lang === 'zh' ? '、' : ', ');
   return (
     <dl class="facts">
@@ -129,7 +130,7 @@ function Facts({ ctx, model }: { ctx: PageContext; model: Model }) {
 
 /** /models/{id}: one model, every provider side by side, its lifecycle and its changes. */
 export function ModelPage({ ctx, detail }: ModelPageProps) {
-  const { t } = ctx;
+  const t = modelsText(ctx.lang);
   const { model } = detail;
   return (
     <Layout

@@ -6,6 +6,7 @@ import { PAGE_PATHS } from '../page-paths';
 import { itemList } from '../shared/json-ld';
 import { absolute, href, Layout, PageContext } from '../shared/layout';
 import { Pager, Wide } from '../shared/parts';
+import { modelsText } from './models-messages';
 
 /** The catalog form's values as given (text), by parameter name. */
 export type ModelFormValues = Record<string, string>;
@@ -22,23 +23,23 @@ export interface ModelsPageProps {
 
 /** The capabilities a model has, in the page's words. */
 export function capabilityList(ctx: PageContext, model: Pick<ModelSummary, 'capabilities'>): string {
-  const on = Object.entries(model.capabilities).filter(([, value]) => value === true).map(([name]) => ctx.t.capabilityNames[name] ?? name);
+  const on = Object.entries(model.capabilities).filter(([, value]) => value === true).map(([name]) => modelsText(ctx.lang).capabilityNames[name] ?? name);
   return on.length > 0 ? on.join(ctx.lang === 'zh' ? '、' : ', ') : '–';
 }
 
 /** The lowest current rate of a model in the unit the page orders by (input tokens otherwise), with who charges it. */
 function From({ ctx, model, unit }: { ctx: PageContext; model: ModelSummary; unit: string }) {
   const rate = model.lowestRates.find((r) => r.unit === unit) ?? model.lowestRates[0];
-  if (!rate) return <span class="muted">{ctx.t.noCurrentRate}</span>;
-  return <>{ctx.t.modelFrom(`$${rate.price}`, ctx.t.rateUnits[rate.unit], rate.listing)}</>;
+  if (!rate) return <span class="muted">{modelsText(ctx.lang).noCurrentRate}</span>;
+  return <>{modelsText(ctx.lang).modelFrom(`$${rate.price}`, modelsText(ctx.lang).rateUnits[rate.unit], rate.listing)}</>;
 }
 
 function Select({ ctx, name, value, options }: { ctx: PageContext; name: string; value: string; options: Array<[string, string]> }) {
   return (
     <p class="field">
-      <label for={`m-${name}`}>{ctx.t.modelFilterLabels[name] ?? ctx.t.modelsSort}</label>
+      <label for={`m-${name}`}>{modelsText(ctx.lang).modelFilterLabels[name] ?? modelsText(ctx.lang).modelsSort}</label>
       <select id={`m-${name}`} name={name}>
-        <option value="">{ctx.t.any}</option>
+        <option value="">{modelsText(ctx.lang).any}</option>
         {options.map(([option, label]) => (
           <option value={option} selected={option === value}>
             {label}
@@ -52,7 +53,7 @@ function Select({ ctx, name, value, options }: { ctx: PageContext; name: string;
 function Text({ ctx, name, value, hint }: { ctx: PageContext; name: string; value: string; hint?: string }) {
   return (
     <p class="field">
-      <label for={`m-${name}`}>{ctx.t.modelFilterLabels[name]}</label>
+      <label for={`m-${name}`}>{modelsText(ctx.lang).modelFilterLabels[name]}</label>
       <input type="text" id={`m-${name}`} name={name} value={value} placeholder={hint} size={8} />
     </p>
   );
@@ -64,7 +65,7 @@ const setCount = (values: ModelFormValues) => FILTERS.filter((name) => (values[n
 
 /** The catalog's form: the words, the filters agents ask most, the order. */
 function ModelForm({ ctx, values }: { ctx: PageContext; values: ModelFormValues }) {
-  const { t } = ctx;
+  const t = modelsText(ctx.lang);
   const yesNo: Array<[string, string]> = [
     ['true', t.yes],
     ['false', t.no],
@@ -106,7 +107,7 @@ function ModelForm({ ctx, values }: { ctx: PageContext; values: ModelFormValues 
 
 /** The catalog's models as a table: one row a model, its cheapest current rate and who charges it. */
 function ModelTable({ ctx, models, unit }: { ctx: PageContext; models: ModelSummary[]; unit: string }) {
-  const { t } = ctx;
+  const t = modelsText(ctx.lang);
   const c = t.modelColumns;
   return (
     <Wide ctx={ctx} label={t.navModels}>
@@ -153,7 +154,7 @@ function ModelTable({ ctx, models, unit }: { ctx: PageContext; models: ModelSumm
 
 /** /models: the model catalog with its form, a page at a time. */
 export function ModelsPage({ ctx, values, result, error, firstPage, nextPage }: ModelsPageProps) {
-  const { t } = ctx;
+  const t = modelsText(ctx.lang);
   const unit = result?.sort.priceUnit ?? '1m-input-tokens';
   const jsonLd = result ? [itemList(t.navModels, result.models.map((model) => ({ name: model.name, url: absolute(ctx, PAGE_PATHS.model(model.id)) })))] : [];
   return (

@@ -12,6 +12,7 @@ import { PageErrorFilter } from '../page-errors.filter';
 import { langOfPath, PAGE_PATHS, searchPath } from '../page-paths';
 import { PageRenderer } from '../page-renderer';
 import { FilterValues, SearchPage } from './search';
+import { searchText } from './search-messages';
 
 /** `/search` and `/zh/search`: search results, with the same parameters and cursors as /api/v1/tools/search. */
 @Controller()
@@ -68,7 +69,7 @@ export class SearchPageController {
     const first = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value) ?? '';
     const values = Object.fromEntries(FILTER_NAMES.map((name) => [name, first(params[name])])) as FilterValues;
     const parameter = typeof problem.extra.parameter === 'string' ? problem.extra.parameter : null;
-    const error = lang === 'en' || !parameter ? problem.detail : `${MESSAGES[lang].invalidParameter(parameter)}（${problem.detail}）`;
+    const error = lang === 'en' || !parameter ? problem.detail : `${searchText(lang).invalidParameter(parameter)}（${problem.detail}）`;
     return pages.uncached(request, reply, lang, PAGE_PATHS.search, 400, async (ctx) => {
       const [categories, tasks] = await Promise.all([pages.read<CategoriesResponse>(new ListCategoriesQuery()), pages.read<TasksResponse>(new ListTasksQuery())]);
       return SearchPage({ ctx, q: first(params.q) || null, values, categories, tasks: tasks.tasks, result: null, error, firstPage: null, nextPage: null, sort: first(params.sort) });

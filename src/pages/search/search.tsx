@@ -9,6 +9,7 @@ import { SearchBox } from '../home/home';
 import { itemList } from '../shared/json-ld';
 import { absolute, href, Layout, PageContext } from '../shared/layout';
 import { ListingCard, localName, Pager, PickForm } from '../shared/parts';
+import { searchText } from './search-messages';
 
 /** The filter values as the form shows them (what the request gave, or nothing). */
 export type FilterValues = Record<FilterName, string>;
@@ -32,7 +33,7 @@ export interface SearchPageProps {
 
 /** The order of the results: one control, beside the common filters, so a phone reaches it without unfolding. */
 function SortControl({ ctx, value }: { ctx: PageContext; value: string }) {
-  const { t } = ctx;
+  const t = searchText(ctx.lang);
   return (
     <p class="field">
       <label for="f-sort">{t.modelsSort}</label>
@@ -56,8 +57,8 @@ function FiltersFold({ ctx, set, children }: { ctx: PageContext; set: number; ch
   return (
     <details class="fold">
       <summary>
-        {ctx.t.filtersSummary}
-        <span class="count-set">{set > 0 ? ` ${ctx.t.filtersSet(set)}` : ''}</span>
+        {searchText(ctx.lang).filtersSummary}
+        <span class="count-set">{set > 0 ? ` ${searchText(ctx.lang).filtersSet(set)}` : ''}</span>
       </summary>
       {children}
     </details>
@@ -69,7 +70,7 @@ const MORE_FILTERS = new Set<FilterName>(['model', 'maxPrice', 'priceUnit', 'fre
 
 /** One control per filter of LISTING_FILTERS, by its kind. */
 function FilterControl({ ctx, name, value, categories, tasks }: { ctx: PageContext; name: FilterName; value: string; categories: CategoriesResponse; tasks: TasksResponse['tasks'] }) {
-  const { t } = ctx;
+  const t = searchText(ctx.lang);
   const id = `f-${name}`;
   const kind = LISTING_FILTERS[name].kind;
   const select = (options: Array<[string, string]>) => (
@@ -157,7 +158,7 @@ function strongMatches(result: SearchResponse, laterPage: boolean): number {
 }
 
 export function SearchResults({ ctx, result, firstPage, nextPage, categories }: { ctx: PageContext; result: SearchResponse; firstPage: string | null; nextPage: string | null; categories: CategoriesResponse }) {
-  const { t } = ctx;
+  const t = searchText(ctx.lang);
   const strong = strongMatches(result, firstPage !== null);
   const names = new Map(categories.categories.map((c) => [c.slug, c]));
   return (
@@ -223,7 +224,7 @@ export function SearchResults({ ctx, result, firstPage, nextPage, categories }: 
 }
 
 export function SearchPage({ ctx, q, values, categories, tasks, result, error, firstPage, nextPage, sort }: SearchPageProps) {
-  const { t } = ctx;
+  const t = searchText(ctx.lang);
   const title = `${t.searchTitle(q)} · ${t.siteName}`;
   const jsonLd = result
     ? [itemList(t.searchTitle(q), result.results.map((item) => ({ name: localName(ctx, item), url: absolute(ctx, PAGE_PATHS.listing(item.slug)) })))]

@@ -1,0 +1,88 @@
+import { pageText } from '../messages';
+
+/**
+ * The model catalog's and a model's pages's own strings, in English and Chinese (the strings pages share are in ../messages.ts). The
+ * Chinese table has the English one's type, so a string added in one language only does not compile.
+ */
+const en = {
+  modelsTitle: 'Models: every model of every provider, by price, context and capabilities',
+  modelsDescription: 'Every model the listed APIs serve, one entry per model with each provider that serves it: prices per unit, context, capabilities, lifecycle and sources.',
+  modelsLead: (n: number) => `${n} ${n === 1 ? 'model' : 'models'} found. Each is one model, whoever serves it: open it to see every provider side by side.`,
+  modelsLegend: 'Find a model',
+  modelFiltersSummary: 'Filters and order',
+  modelsQuery: 'Name, id or maker',
+  modelSorts: { relevance: 'Best match', popular: 'Most providers', price: 'Cheapest first', context: 'Largest context', released: 'Newest', name: 'Name' } as Record<string, string>,
+  modelFilterLabels: {
+    kind: 'Kind', input: 'Takes', output: 'Gives', minContext: 'Minimum context (tokens)', tools: 'Tool calling', openWeights: 'Open weights',
+    reasoning: 'Reasoning', retiringWithin: 'Shutting down within', maxPrice: 'Price at most (USD)', priceUnit: 'Per',
+  } as Record<string, string>,
+  modelFrom: (price: string, unit: string, listing: string) => `${price} ${unit} at ${listing}`,
+  noCurrentRate: 'no current rate in US dollars',
+  modelTitle: (name: string) => `${name}: every provider, price and limit`,
+  modelDescription: (name: string, n: number) => `${name} as ${n} ${n === 1 ? 'provider serves' : 'providers serve'} it: the id each API takes, prices, context, lifecycle and sources.`,
+  modelFacts: 'What it is',
+  modelMaker: 'Maker',
+  modelFamily: 'Family',
+  modelKind: 'Kind',
+  modelModalities: 'Takes and gives',
+  modelContext: 'Largest context',
+  modelOutput: 'Largest output',
+  modelWeights: 'Weights',
+  modelWeightsOpen: (licence: string) => `open, under ${licence}`,
+  modelWeightsClosed: 'not published',
+  modelReleased: 'Released',
+  modelCutoff: 'Knowledge cutoff',
+  modelCapabilities: 'Capabilities',
+  modelSource: 'Source',
+  modelRetiring: (date: string) => `A provider shuts this model down on ${date}.`,
+  modelReplacedBy: 'Successor',
+  modelOffers: 'Who serves it',
+  modelHistory: 'Changes',
+  modelHistoryNone: 'No change of its offers since they were published.',
+  historyFields: { prices: 'prices', contextTokens: 'context', maxOutputTokens: 'output', lifecycle: 'lifecycle', offer: 'offer' } as Record<string, string>,
+  historyAt: (listing: string, field: string) => `${listing}: ${field}`,
+  applyFilters: 'Search',
+};
+
+const zh: typeof en = {
+  modelsTitle: '模型：所有提供方的模型，按价格、上下文与能力查找',
+  modelsDescription: '目录中各接口提供的所有模型，每个模型一条，列出提供它的每家服务商：单价、上下文、能力、生命周期及来源。',
+  modelsLead: (n: number) => `共找到 ${n} 个模型。每条是一个模型，不论由谁提供：打开即可并排查看所有提供方。`,
+  modelsLegend: '查找模型',
+  modelFiltersSummary: '筛选与排序',
+  modelsQuery: '名称、ID 或厂商',
+  modelSorts: { relevance: '最相关', popular: '提供方最多', price: '最便宜优先', context: '上下文最大', released: '最新发布', name: '名称' } as Record<string, string>,
+  modelFilterLabels: {
+    kind: '类型', input: '输入', output: '输出', minContext: '最小上下文（token）', tools: '工具调用', openWeights: '开放权重',
+    reasoning: '推理', retiringWithin: '在此期限内停用', maxPrice: '最高价格（美元）', priceUnit: '计价单位',
+  } as Record<string, string>,
+  modelFrom: (price: string, unit: string, listing: string) => `${listing}：${price} ${unit}`,
+  noCurrentRate: '暂无美元现价',
+  modelTitle: (name: string) => `${name}：所有提供方、价格与限制`,
+  modelDescription: (name: string, n: number) => `${name} 共有 ${n} 家提供方：各接口所用的 ID、价格、上下文、生命周期及来源。`,
+  modelFacts: '模型概况',
+  modelMaker: '厂商',
+  modelFamily: '系列',
+  modelKind: '类型',
+  modelModalities: '输入与输出',
+  modelContext: '最大上下文',
+  modelOutput: '最大输出',
+  modelWeights: '权重',
+  modelWeightsOpen: (licence: string) => `开放，许可证：${licence}`,
+  modelWeightsClosed: '未公开',
+  modelReleased: '发布日期',
+  modelCutoff: '知识截止',
+  modelCapabilities: '能力',
+  modelSource: '来源',
+  modelRetiring: (date: string) => `有提供方将于 ${date} 停用此模型。`,
+  modelReplacedBy: '后继模型',
+  modelOffers: '提供方',
+  modelHistory: '变更记录',
+  modelHistoryNone: '各提供方发布后，价格、上下文与生命周期均无变更。',
+  historyFields: { prices: '价格', contextTokens: '上下文', maxOutputTokens: '输出', lifecycle: '生命周期', offer: '提供' } as Record<string, string>,
+  historyAt: (listing: string, field: string) => `${listing}：${field}`,
+  applyFilters: '搜索',
+};
+
+/** The model catalog's and a model's pages's strings with those every page shares, by language. */
+export const modelsText = pageText({ en, zh });
