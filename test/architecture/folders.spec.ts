@@ -104,3 +104,27 @@ it('enters the pages (src/pages/) from the composition of the app only: they ada
     .map((file) => relative(src, file));
   expect(users).toEqual(['app.module.ts']);
 });
+
+it('gives each page type a folder of its own, with its controller, its views and its strings', () => {
+  const pages = join(src, 'pages');
+  const folders = readdirSync(pages).filter((name) => statSync(join(pages, name)).isDirectory() && !['shared', 'assets', 'site'].includes(name));
+  expect(folders.length).toBeGreaterThanOrEqual(8);
+  for (const folder of folders) {
+    const files = readdirSync(join(pages, folder));
+    expect({ folder, controller: files.some((f) => f.endsWith('.controller.ts')), strings: files.some((f) => f.endsWith('-messages.ts')) }).toEqual({ folder, controller: true, strings: true });
+  }
+});
+
+it('keeps the pages’ view components short (at most 90 lines each), so each can be read at once', () => {
+  const long: string[] = [];
+  for (const file of filesUnder(join(src, 'pages')).filter((f) => f.endsWith('.tsx'))) {
+    const lines = readFileSync(file, 'utf8').split('\n');
+    lines.forEach((line, start) => {
+      const named = /^(?:export )?function (\w+)/.exec(line);
+      if (!named) return;
+      const end = lines.findIndex((l, i) => i > start && l === '}');
+      if (end - start + 1 > 90) long.push(`${relative(src, file)}: ${named[1]} (${end - start + 1} lines)`);
+    });
+  }
+  expect(long).toEqual([]);
+});

@@ -198,30 +198,11 @@ function Checkbox({ slug, label, checked }: { slug: string; label: string; check
   );
 }
 
-export function ComparePage({ ctx, ids, result, notFound, gone, error, popular, categories }: ComparePageProps) {
+/** The listings that could not be compared: unknown ones by their slug, withdrawn or retired ones with their successors. */
+function NotCompared({ ctx, unknown, gone }: { ctx: PageContext; unknown: string[]; gone: Gone[] }) {
   const t = compareText(ctx.lang);
-  const rows = result?.compared ?? [];
-  const unknown = result?.notFound ?? notFound;
-  const goneOnes = result?.gone ?? gone;
-  const names = new Map(rows.map((row) => [row.slug, localName(ctx, row)]));
-  const categoryNames = new Map(categories.categories.map((c) => [c.slug, c]));
-  const en = english(ctx);
-  const title = rows.length > 0 ? `${rows.map((row) => localName(ctx, row)).join(' · ')} · ${t.compareTitle}` : `${t.compareTitle} · ${t.siteName}`;
   return (
-    <Layout
-      ctx={ctx}
-      title={title}
-      description={t.compareDescription}
-      crumbs={[{ name: t.compareTitle }]}
-      jsonLd={rows.length > 0 ? [itemList(t.compareTitle, rows.map((row) => ({ name: localName(ctx, row), url: absolute(ctx, PAGE_PATHS.listing(row.slug)) })))] : []}
-    >
-      <h1>{t.compareTitle}</h1>
-      <p class="lead">{t.compareDescription}</p>
-      {error && (
-        <p class="alert" role="alert">
-          {error}
-        </p>
-      )}
+    <>
       {unknown.length > 0 && (
         <p class="alert">
           {t.notFoundIds}{t.colon}{unknown.map((slug, i) => (
@@ -232,11 +213,11 @@ export function ComparePage({ ctx, ids, result, notFound, gone, error, popular, 
           ))}
         </p>
       )}
-      {goneOnes.length > 0 && (
+      {gone.length > 0 && (
         <div class="alert">
           <p>{t.goneIds}{t.colon}</p>
           <ul>
-            {goneOnes.map((listing) => (
+            {gone.map((listing) => (
               <li>
                 <code>{listing.slug}</code> ({t.goneStatuses[listing.status]}
                 {listing.since && `, ${listing.since.slice(0, 10)}`})
@@ -257,80 +238,121 @@ export function ComparePage({ ctx, ids, result, notFound, gone, error, popular, 
           </ul>
         </div>
       )}
-      {rows.length > 0 && (
-        <section aria-labelledby="table">
-          <h2 id="table">{t.compareTable}</h2>
-          <p class="diffonly">
-            <input type="checkbox" id="diff" />
-            <label for="diff">{t.compareDifferencesOnly}</label>
-          </p>
-          <Wide ctx={ctx} label={t.compareTable}>
-            <table class="compare">
-              <ListingColumns ctx={ctx} first={t.field} rows={rows} names={names} />
-              <tbody>
-                <Row label={t.filterLabels.category} rows={rows} cell={(row) => <a href={href(ctx, PAGE_PATHS.category(row.category))}>{localCategory(ctx, row, categoryNames)}</a>} />
-                <Row label={t.popularity} rows={rows} cell={(row) => t.popularityValue(row.popularity)} />
-                <Row label={t.status} rows={rows} cell={(row) => t.listingStatuses[row.status]} />
-                <Row label={t.description} rows={rows} cell={(row) => localDescription(ctx, row)} />
-                <Row label={t.comparePriceFrom} rows={rows} cell={(row) => <PriceFromCell ctx={ctx} row={row} />} />
-                <Row label={t.pricing} rows={rows} cell={(row) => <span {...en}>{row.pricing}</span>} />
-                <Row label={t.freeTierBadge} rows={rows} cell={(row) => <Sourced ctx={ctx} source={row.sources?.freeTier ?? null} required>{t.yesNo(row.freeTier)}</Sourced>} />
-                <Row label={t.authentication} rows={rows} cell={(row) => <span {...en}>{row.auth.join('; ')}</span>} />
-                <Row label={t.authType} rows={rows} cell={(row) => <Sourced ctx={ctx} source={row.sources?.auth ?? null} required>{t.authTypes[row.authType]}</Sourced>} />
-                <Row label={t.openaiCompatible} rows={rows} cell={(row) => <Sourced ctx={ctx} source={row.sources?.openaiCompatible ?? null} required>{t.yesNo(row.openaiCompatible)}</Sourced>} />
-                <Row label={t.rateLimit} rows={rows} cell={(row) => <span {...en}>{row.rateLimit}</span>} />
-                <Row label={t.compareLimitsLabel} rows={rows} cell={(row) => <RateLimitsCell ctx={ctx} row={row} />} />
-                <Row label={t.latency} rows={rows} cell={(row) => <span {...en}>{row.latency}</span>} />
-                <Row label={t.maxContext} rows={rows} cell={(row) => <span {...en}>{row.maxTokens ?? '–'}</span>} />
-                <Row label={t.contextTokens} rows={rows} cell={(row) => <Sourced ctx={ctx} source={row.sources?.contextTokens ?? null}>{row.contextTokens === null ? '–' : t.tokens(row.contextTokens)}</Sourced>} />
-                <Row label={t.models} rows={rows} cell={(row) => <ModelsCell ctx={ctx} row={row} />} />
-                <Row label={t.sdkLanguages} rows={rows} cell={(row) => row.sdkLanguages.join(', ')} />
-                <Row label={t.endpoints} rows={rows} cell={(row) => String(row.endpoints.length)} />
-                <Row label={t.features} rows={rows} cell={(row) => <span {...en}>{row.features.join('; ') || '–'}</span>} />
-                <Row label={t.lifecycle} rows={rows} cell={(row) => (row.lifecycle ? t.lifecycleStatuses[row.lifecycle.status] : '–')} />
-                <Row label={t.lastUpdated} rows={rows} cell={(row) => row.lastUpdated} />
-                <Row label={t.tags} rows={rows} cell={(row) => row.tags.join(', ')} />
-              </tbody>
-            </table>
-          </Wide>
-        </section>
+    </>
+  );
+}
+
+/** The comparison itself: a row per field, a column per listing, with the "differences only" switch. */
+function ComparisonTable({ ctx, rows, names, categories }: { ctx: PageContext; rows: ComparisonRow[]; names: Map<string, string>; categories: CategoriesResponse }) {
+  const t = compareText(ctx.lang);
+  const categoryNames = new Map(categories.categories.map((c) => [c.slug, c]));
+  const en = english(ctx);
+  return (
+    <section aria-labelledby="table">
+      <h2 id="table">{t.compareTable}</h2>
+      <p class="diffonly">
+        <input type="checkbox" id="diff" />
+        <label for="diff">{t.compareDifferencesOnly}</label>
+      </p>
+      <Wide ctx={ctx} label={t.compareTable}>
+        <table class="compare">
+          <ListingColumns ctx={ctx} first={t.field} rows={rows} names={names} />
+          <tbody>
+            <Row label={t.filterLabels.category} rows={rows} cell={(row) => <a href={href(ctx, PAGE_PATHS.category(row.category))}>{localCategory(ctx, row, categoryNames)}</a>} />
+            <Row label={t.popularity} rows={rows} cell={(row) => t.popularityValue(row.popularity)} />
+            <Row label={t.status} rows={rows} cell={(row) => t.listingStatuses[row.status]} />
+            <Row label={t.description} rows={rows} cell={(row) => localDescription(ctx, row)} />
+            <Row label={t.comparePriceFrom} rows={rows} cell={(row) => <PriceFromCell ctx={ctx} row={row} />} />
+            <Row label={t.pricing} rows={rows} cell={(row) => <span {...en}>{row.pricing}</span>} />
+            <Row label={t.freeTierBadge} rows={rows} cell={(row) => <Sourced ctx={ctx} source={row.sources?.freeTier ?? null} required>{t.yesNo(row.freeTier)}</Sourced>} />
+            <Row label={t.authentication} rows={rows} cell={(row) => <span {...en}>{row.auth.join('; ')}</span>} />
+            <Row label={t.authType} rows={rows} cell={(row) => <Sourced ctx={ctx} source={row.sources?.auth ?? null} required>{t.authTypes[row.authType]}</Sourced>} />
+            <Row label={t.openaiCompatible} rows={rows} cell={(row) => <Sourced ctx={ctx} source={row.sources?.openaiCompatible ?? null} required>{t.yesNo(row.openaiCompatible)}</Sourced>} />
+            <Row label={t.rateLimit} rows={rows} cell={(row) => <span {...en}>{row.rateLimit}</span>} />
+            <Row label={t.compareLimitsLabel} rows={rows} cell={(row) => <RateLimitsCell ctx={ctx} row={row} />} />
+            <Row label={t.latency} rows={rows} cell={(row) => <span {...en}>{row.latency}</span>} />
+            <Row label={t.maxContext} rows={rows} cell={(row) => <span {...en}>{row.maxTokens ?? '–'}</span>} />
+            <Row label={t.contextTokens} rows={rows} cell={(row) => <Sourced ctx={ctx} source={row.sources?.contextTokens ?? null}>{row.contextTokens === null ? '–' : t.tokens(row.contextTokens)}</Sourced>} />
+            <Row label={t.models} rows={rows} cell={(row) => <ModelsCell ctx={ctx} row={row} />} />
+            <Row label={t.sdkLanguages} rows={rows} cell={(row) => row.sdkLanguages.join(', ')} />
+            <Row label={t.endpoints} rows={rows} cell={(row) => String(row.endpoints.length)} />
+            <Row label={t.features} rows={rows} cell={(row) => <span {...en}>{row.features.join('; ') || '–'}</span>} />
+            <Row label={t.lifecycle} rows={rows} cell={(row) => (row.lifecycle ? t.lifecycleStatuses[row.lifecycle.status] : '–')} />
+            <Row label={t.lastUpdated} rows={rows} cell={(row) => row.lastUpdated} />
+            <Row label={t.tags} rows={rows} cell={(row) => row.tags.join(', ')} />
+          </tbody>
+        </table>
+      </Wide>
+    </section>
+  );
+}
+
+/** The form to pick what to compare: the current ones, the popular ones, and names or slugs typed in. */
+function Picker({ ctx, ids, names, popular }: { ctx: PageContext; ids: string[]; names: Map<string, string>; popular: ToolSummary[] }) {
+  const t = compareText(ctx.lang);
+  return (
+    <section aria-labelledby="pick">
+      <h2 id="pick">{t.comparePick}</h2>
+      <form class="pick" action={href(ctx, comparePath([]))} method="get">
+        {ids.length > 0 && (
+          <fieldset>
+            <legend>{t.compareCurrent}</legend>
+            <ul class="checks">
+              {ids.map((slug) => (
+                <Checkbox slug={slug} label={names.get(slug) ?? slug} checked />
+              ))}
+            </ul>
+          </fieldset>
+        )}
+        <fieldset>
+          <legend>{t.comparePopular}</legend>
+          <ul class="checks">
+            {popular
+              .filter((item) => !ids.includes(item.slug))
+              .map((item) => (
+                <Checkbox slug={item.slug} label={localName(ctx, item)} checked={false} />
+              ))}
+          </ul>
+        </fieldset>
+        <p class="field">
+          <label for="more">{t.compareMore}</label>
+          <input type="text" id="more" name="more" placeholder={t.compareMoreHint} autocomplete="off" />
+        </p>
+        <button type="submit">{t.compareButton}</button>
+      </form>
+    </section>
+  );
+}
+
+export function ComparePage({ ctx, ids, result, notFound, gone, error, popular, categories }: ComparePageProps) {
+  const t = compareText(ctx.lang);
+  const rows = result?.compared ?? [];
+  const names = new Map(rows.map((row) => [row.slug, localName(ctx, row)]));
+  const title = rows.length > 0 ? `${rows.map((row) => localName(ctx, row)).join(' · ')} · ${t.compareTitle}` : `${t.compareTitle} · ${t.siteName}`;
+  return (
+    <Layout
+      ctx={ctx}
+      title={title}
+      description={t.compareDescription}
+      crumbs={[{ name: t.compareTitle }]}
+      jsonLd={rows.length > 0 ? [itemList(t.compareTitle, rows.map((row) => ({ name: localName(ctx, row), url: absolute(ctx, PAGE_PATHS.listing(row.slug)) })))] : []}
+    >
+      <h1>{t.compareTitle}</h1>
+      <p class="lead">{t.compareDescription}</p>
+      {error && (
+        <p class="alert" role="alert">
+          {error}
+        </p>
       )}
+      <NotCompared ctx={ctx} unknown={result?.notFound ?? notFound} gone={result?.gone ?? gone} />
+      {rows.length > 0 && <ComparisonTable ctx={ctx} rows={rows} names={names} categories={categories} />}
       {result && rows.length > 0 && (
         <section aria-labelledby="rates">
           <h2 id="rates">{t.compareRates}</h2>
           <Rates ctx={ctx} rows={rows} rates={result.rates} names={names} />
         </section>
       )}
-      <section aria-labelledby="pick">
-        <h2 id="pick">{t.comparePick}</h2>
-        <form class="pick" action={href(ctx, comparePath([]))} method="get">
-          {ids.length > 0 && (
-            <fieldset>
-              <legend>{t.compareCurrent}</legend>
-              <ul class="checks">
-                {ids.map((slug) => (
-                  <Checkbox slug={slug} label={names.get(slug) ?? slug} checked />
-                ))}
-              </ul>
-            </fieldset>
-          )}
-          <fieldset>
-            <legend>{t.comparePopular}</legend>
-            <ul class="checks">
-              {popular
-                .filter((item) => !ids.includes(item.slug))
-                .map((item) => (
-                  <Checkbox slug={item.slug} label={localName(ctx, item)} checked={false} />
-                ))}
-            </ul>
-          </fieldset>
-          <p class="field">
-            <label for="more">{t.compareMore}</label>
-            <input type="text" id="more" name="more" placeholder={t.compareMoreHint} autocomplete="off" />
-          </p>
-          <button type="submit">{t.compareButton}</button>
-        </form>
-      </section>
+      <Picker ctx={ctx} ids={ids} names={names} popular={popular} />
     </Layout>
   );
 }

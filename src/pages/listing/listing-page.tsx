@@ -39,6 +39,31 @@ function SectionIndex({ ctx, tool }: { ctx: PageContext; tool: ToolDetail }) {
   );
 }
 
+/** Where to go next: the provider's site and docs, its OpenAPI document and status page where it has them. */
+function ListingLinks({ ctx, tool }: { ctx: PageContext; tool: ToolDetail }) {
+  const t = listingText(ctx.lang);
+  return (
+    <ul class="links">
+      <li>
+        <ExternalLink url={tool.website}>{t.website}</ExternalLink>
+      </li>
+      <li>
+        <ExternalLink url={tool.docsUrl}>{t.docs}</ExternalLink>
+      </li>
+      {tool.openapiUrl && (
+        <li>
+          <ExternalLink url={tool.openapiUrl}>{t.openapi}</ExternalLink>
+        </li>
+      )}
+      {tool.statusPageUrl && (
+        <li>
+          <ExternalLink url={tool.statusPageUrl}>{t.statusPage}</ExternalLink>
+        </li>
+      )}
+    </ul>
+  );
+}
+
 export function ListingPage({ ctx, detail, categories }: { ctx: PageContext; detail: ToolDetailResponse; categories: CategoriesResponse }) {
   const t = listingText(ctx.lang);
   const tool = detail.tool;
@@ -54,21 +79,7 @@ export function ListingPage({ ctx, detail, categories }: { ctx: PageContext; det
       description={t.listingDescription(description, category)}
       crumbs={[{ name: category, path: PAGE_PATHS.category(tool.category) }, { name }]}
       ogType="article"
-      jsonLd={[
-        webApi({
-          name,
-          alternateName: otherName(ctx, tool),
-          description,
-          url: absolute(ctx, listingPath),
-          inLanguage: HTML_LANG[ctx.lang],
-          documentation: tool.docsUrl,
-          website: tool.website,
-          category,
-          keywords: tool.tags,
-          dateModified: tool.lastUpdated,
-          sameAs: tool.website,
-        }),
-      ]}
+      jsonLd={[webApi({ name, alternateName: otherName(ctx, tool), description, url: absolute(ctx, listingPath), inLanguage: HTML_LANG[ctx.lang], documentation: tool.docsUrl, website: tool.website, category, keywords: tool.tags, dateModified: tool.lastUpdated, sameAs: tool.website })]}
     >
       <article class="listing">
         <header>
@@ -93,24 +104,7 @@ export function ListingPage({ ctx, detail, categories }: { ctx: PageContext; det
               <strong>{t.sponsoredBadge}.</strong> {t.sponsoredNotice}
             </p>
           )}
-          <ul class="links">
-            <li>
-              <ExternalLink url={tool.website}>{t.website}</ExternalLink>
-            </li>
-            <li>
-              <ExternalLink url={tool.docsUrl}>{t.docs}</ExternalLink>
-            </li>
-            {tool.openapiUrl && (
-              <li>
-                <ExternalLink url={tool.openapiUrl}>{t.openapi}</ExternalLink>
-              </li>
-            )}
-            {tool.statusPageUrl && (
-              <li>
-                <ExternalLink url={tool.statusPageUrl}>{t.statusPage}</ExternalLink>
-              </li>
-            )}
-          </ul>
+          <ListingLinks ctx={ctx} tool={tool} />
           <SectionIndex ctx={ctx} tool={tool} />
         </header>
 
