@@ -5,6 +5,7 @@ import { AppConfig } from '../config/app-config';
 import { inFlight } from '../http/framework-errors';
 import { clientKey, trustedProxy } from './client-address';
 import { Metrics } from './metrics';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** How often a stopping process looks at its connections. */
 const SWEEP_MS = 50;
@@ -17,7 +18,6 @@ const SWEEP_MS = 50;
  */
 export const IDLE_GRACE_MS = 1000;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The connections this process holds: at most MAX_CONNECTIONS, and at most MAX_CONNECTIONS_PER_CLIENT

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { ApiProblem } from '../http/problem';
 import { RedisConnection } from '../redis/redis-connection';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Budgets are per minute: a window opens with a client's first request and closes 60 s later. */
 export const BUDGET_WINDOW_MS = 60_000;
@@ -56,7 +57,7 @@ export const REFUSAL_PAUSE_MS = 1000;
 
 /** Waits out the pause before a 429 (see REFUSAL_PAUSE_MS). */
 export function refusalPause(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, REFUSAL_PAUSE_MS));
+  return sleep(REFUSAL_PAUSE_MS);
 }
 
 /** Clients whose share this process keeps at most (the least recently seen forgotten first). */

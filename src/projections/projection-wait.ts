@@ -5,11 +5,11 @@ import { Generations } from './generations';
 import { ProjectionFailure, ProjectionRunner } from './projection-runner.service';
 import { ProjectorLease } from './projector-lease';
 import { ReadModelChanges } from './read-model-changes';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** Whether the read models show what a use case wrote: projected here, by a running service, or not yet. */
 export type ProjectionOutcome = 'applied' | 'applied-by-service' | 'pending';
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The use cases' wait for the read models to show what they wrote (ingest and withdraw alike): projected

@@ -3,6 +3,7 @@ import { connect } from 'node:net';
 import { RedisFailure, redisFailureOf } from './redis-errors';
 import { redactUrl, type AppConfig } from '../config/app-config';
 import { connectionOptions } from './create-client';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** How long one look at Redis may take (connecting, then PING). */
 const ATTEMPT_MS = 2000;
@@ -59,7 +60,7 @@ export async function waitForRedis(config: AppConfig, { log, waitFor }: WaitOpti
       said = line;
       saidAt = Date.now();
     }
-    await new Promise((resolve) => setTimeout(resolve, pause));
+    await sleep(pause);
     pause = Math.min(LONGEST_PAUSE_MS, pause * 2);
   }
 }

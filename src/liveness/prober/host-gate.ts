@@ -1,3 +1,5 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+
 /**
  * One request at a time per host, with a pause between two: every request of the prober (redirects
  * included, whichever target they come from) takes the gate of its host first and lets it go when its
@@ -19,7 +21,7 @@ export class HostGate {
     this.tails.set(key, tail);
     await before;
     const wait = (this.lastDone.get(key) ?? -Infinity) + this.spacingMs - Date.now();
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    if (wait > 0) await sleep(wait);
     let released = false;
     return () => {
       if (released) return;
