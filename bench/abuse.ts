@@ -1,7 +1,7 @@
 import { Agent, request } from 'node:http';
 import { connect, Socket } from 'node:net';
 import { appendLongHistory, syntheticFolder } from './lib/catalogs';
-import { runCli, startRedis, startService, stop, waitUntilSettled } from './lib/processes';
+import { runCli, start, startRedis, startService, stop, waitUntilSettled } from './lib/processes';
 
 /**
  * `npm run bench:abuse`: a polite client (127.0.0.1: one request at a time, listing details, cached searches,
@@ -9,7 +9,9 @@ import { runCli, startRedis, startService, stop, waitUntilSettled } from './lib/
  * addresses (127.0.0.2 and on), with the budgets at their defaults: made-up Hosts asking for the large
  * documents, deep pages of a 10,000-version history, exports from 150 addresses, and 11 addresses holding
  * 200 idle connections each. A third client asks /readyz four times a second throughout. The target: the
- * polite client's p99 within 3 times its quiet p99, and /readyz answering 200 throughout.
+ * polite client's p99 within 3 times its quiet p99, and /readyz answering 200 throughout. Two phases measure
+ * the machine's ceiling instead: a core kept busy by another process, and 8 workers asking for a cached
+ * listing detail (the abuses' pressure without the abuse).
  * Options: --size=5000 --seconds=15 --only=exports (the phases whose name holds the word) --env=EXPORTS_IN_FLIGHT=2 (a setting of the service)
  */
 const args = Object.fromEntries(process.argv.slice(2).map((a) => { const [name, ...value] = a.replace(/^--/, '').split('='); return [name, value.join('=')]; }));
@@ -81,6 +83,21 @@ const PHASES: Phase[] = [
   {
     name: 'brotli exports from 150 addresses, each again as soon as it ends',
     start: (url) => loop(url, 150, (worker) => ({ path: '/api/v1/export', address: `127.0.1.${1 + worker}`, headers: { 'accept-encoding': 'br' } })),
+  },
+  {
+    // Not an abuse: the machine's ceiling. Nothing is sent to the service; another process keeps one of the
+    // two cores busy, as the abusers' own load generator does in every phase above.
+    name: 'a busy core: another process spinning, nothing sent to the service',
+    start: () => {
+      const spinner = start(process.execPath, ['-e', 'for (;;) {}']);
+      return () => stop(spinner);
+    },
+  },
+  {
+    // Not an abuse either: the same number of workers as the abuses above (8, from 4 addresses), each asking
+    // for a cached listing detail again as soon as the last answer came. What any busy neighbour costs.
+    name: 'no abuse, the same pressure: cached listing details (8 at a time, 4 addresses)',
+    start: (url) => loop(url, 8, (worker) => ({ path: '/api/v1/tools/openai', address: `127.0.0.${10 + (worker % 4)}` })),
   },
   {
     name: '11 addresses holding 200 idle connections each',
