@@ -31,12 +31,8 @@ export class GetLlmsTextHandler implements IQueryHandler<GetLlmsTextQuery, Store
 
   async execute({ full, baseUrl, client }: GetLlmsTextQuery): Promise<StoredBody> {
     const key = `${full ? 'llms-full' : 'llms'}:${baseUrl}`;
-    // A render is as costly as a search (llms-full.txt is megabytes at thousands of listings): one the cache
-    // cannot answer spends from the client's search budget first, 429 past it.
-    const cached = this.readModels.cachedResponse(key);
-    if (cached) return cached;
-    await this.budget.spend(client);
-    return this.readModels.response(key, async () => storedBody(full ? await this.fullText(baseUrl) : await this.text(baseUrl)));
+    // A render is as costly as a search (llms-full.txt is megabytes at thousands of listings).
+    return this.budget.cachedOrSpent(this.readModels, key, client, async () => storedBody(full ? await this.fullText(baseUrl) : await this.text(baseUrl)));
   }
 
   private async text(base: string): Promise<string> {

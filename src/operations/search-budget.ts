@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
+import type { StoredBody } from '../http/stored-body';
 import { RedisConnection } from '../redis/redis-connection';
 import { clientKey } from './client-address';
 import { Metrics } from './metrics';
@@ -24,7 +25,6 @@ export class SearchBudget {
     this.limit = config.searchRateLimitPerMinute;
   }
 
-  /** Spends one search of `client` (its address; null: not an HTTP client, no budget); throws 429 past it. */
   /**
    * Spends one search if the client has one left, without refusing: for work a request may go without (an
    * unknown slug's suggestions). False when the budget is spent.
@@ -36,6 +36,7 @@ export class SearchBudget {
     return !state || state.allowed;
   }
 
+  /** Spends one search of `client` (its address; null: not an HTTP client, no budget); throws 429 past it. */
   async spend(client: string | null): Promise<void> {
     if (client === null || this.limit === 0) return;
     const key = clientKey(client);
@@ -46,4 +47,22 @@ export class SearchBudget {
       throw rateLimited(state, 'searches that the cache could not answer');
     }
   }
+
+  /**
+   * An answer from the read cache, else built after spending one search of `client`: a search, and a render
+   * as costly as one (llms-full.txt, the sitemap), is paid for by the client asking, before it is run or
+   * joined, so one client's refusal is never another's.
+   */
+  async cachedOrSpent(cache: ResponseCache, key: string, client: string | null, build: () => Promise<StoredBody>, isEmpty?: () => boolean): Promise<StoredBody> {
+    const cached = cache.cachedResponse(key);
+    if (cached) return cached;
+    await this.spend(client);
+    return cache.response(key, build, isEmpty);
+  }
+}
+
+/** What cachedOrSpent needs of the read models' response cache. */
+interface ResponseCache {
+  cachedResponse(key: string): StoredBody | undefined;
+  response(key: string, build: () => Promise<StoredBody>, isEmpty?: () => boolean): Promise<StoredBody>;
 }

@@ -41,8 +41,7 @@ export class SiteController {
     const base = baseUrlOf(request, this.config);
     const key = `page:${base}/sitemap.xml`;
     // Megabytes at thousands of listings: a render the cache cannot answer spends from the search budget.
-    if (!this.readModels.cachedResponse(key)) await this.budget.spend(request.ip);
-    const body = await this.readModels.response(key, async () => {
+    const body = await this.budget.cachedOrSpent(this.readModels, key, request.ip, async () => {
       const categories = await pages.read<CategoriesResponse>(new ListCategoriesQuery());
       const slugs: string[] = [];
       let query: ListToolsQuery | null = listQueryOf({});

@@ -24,14 +24,11 @@ export class SearchToolsHandler implements IQueryHandler<SearchToolsQuery, Store
   ) {}
 
   async execute(query: SearchToolsQuery): Promise<StoredBody> {
-    const cached = this.readModels.cachedResponse(query.url);
-    if (cached) return cached;
-    // Spent before the search is run or joined: each client asking pays for itself, and one client's
-    // refusal is never another's.
-    await this.budget.spend(query.client);
     let found = 0;
-    return this.readModels.response(
+    return this.budget.cachedOrSpent(
+      this.readModels,
       query.url,
+      query.client,
       async () => {
         const index = await this.readModels.searchIndex();
         const started = performance.now();
