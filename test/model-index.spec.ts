@@ -70,7 +70,18 @@ const ONE: Array<Record<string, string>> = [
   { live: 'down' },
 ];
 const PAIRS: Array<Record<string, string>> = ONE.filter((_, i) => i % 5 === 0).flatMap((a, i, some) => some.slice(i + 1).map((b) => ({ ...a, ...b })));
-const SORTS: Array<Record<string, string>> = [{}, { sort: 'context' }, { sort: 'released' }, { sort: 'name' }, { sort: 'price', priceUnit: '1m-input-tokens' }, { q: 'gpt' }, { q: 'llama', sort: 'price', priceUnit: '1m-output-tokens' }];
+const SORTS: Array<Record<string, string>> = [
+  {},
+  { sort: 'context' },
+  { sort: 'released' },
+  { sort: 'name' },
+  { sort: 'price', priceUnit: '1m-input-tokens' },
+  { q: 'gpt' },
+  { q: 'gpt oss' },
+  { q: 'llama 4 maverik' },
+  { q: 'llama', sort: 'price', priceUnit: '1m-output-tokens' },
+  { q: 'qwen', sort: 'context' },
+];
 
 function check(index: ModelIndex, cases: Array<Record<string, string>>): number {
   const today = new Date().toISOString().slice(0, 10);
@@ -88,6 +99,10 @@ function check(index: ModelIndex, cases: Array<Record<string, string>>): number 
       const got = index.query(filters, sort, { offset: 0, limit: 1e9 });
       const label = JSON.stringify(all);
       expect({ label, ids: got.models.map(({ view }) => view.model.id) }).toEqual({ label, ids: expected.map(({ view }) => view.model.id) });
+      // Each model keeps the score of its words whatever the filters, and asking again gives the same answer
+      // (the matching's scratch rows are left clean).
+      expect({ label, scores: got.models.map(({ score }) => score) }).toEqual({ label, scores: expected.map(({ score }) => score) });
+      expect(index.query(filters, sort, { offset: 0, limit: 1e9 })).toEqual(got);
       expect({ label, total: got.total }).toEqual({ label, total: expected.length });
       if (sort === 'price') {
         const withoutRate = expected.filter(({ view }) => !view.lowest.has(filters.priceUnit!)).length;

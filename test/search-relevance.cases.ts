@@ -191,7 +191,7 @@ export const RELEVANCE_CASES: RelevanceCase[] = [
   { kind: 'filter', q: 'openai compatible inference', expect: ['groq', 'together-ai', 'fireworks-ai', 'deepinfra', 'cerebras', 'siliconflow', 'cloudflare-ai', 'huggingface'], within: 5, need: 2 },
   // Price and context words order the matches by that fact (the lowest rate of the kind of model named).
   { kind: 'filter', q: 'cheap reasoning model', expect: ['openai', 'stepfun', 'deepseek'], within: 3, need: 2 },
-  { kind: 'filter', q: '免费 大模型', expect: ['google-gemini', 'mistral', 'groq', 'openrouter', 'together-ai', 'zhipu', 'iflytek-spark', 'cloudflare-ai', 'volcengine-ark'], within: 5, need: 3 },
+  { kind: 'filter', q: '免费 大模型', expect: ['google-gemini', 'mistral', 'groq', 'openrouter', 'together-ai', 'zhipu', 'iflytek-spark', 'cloudflare-ai'], within: 5, need: 3 },
   { kind: 'filter', q: '便宜的大模型', expect: ['openrouter', 'openai', 'fireworks-ai', 'groq'], within: 4, need: 3 },
   { kind: 'filter', q: 'cheapest embedding model', expect: ['voyage-ai', 'openai'], within: 2, need: 2 },
   { kind: 'filter', q: '最便宜的向量模型', expect: ['voyage-ai', 'openai'], within: 2, need: 2 },

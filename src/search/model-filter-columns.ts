@@ -5,15 +5,24 @@ import type { ModelView } from '../models/views/model-views';
 /** The capability filters, each a bit of a model's packed facts. */
 const FLAGS = ['tools', 'structuredOutput', 'reasoning', 'batch', 'fineTuning', 'promptCaching', 'openWeights'] as const;
 
-/** Where each fact sits in a model's packed word: its first bit and how many bits it takes. */
-const AT = {
-  input: [0, MODALITIES.length],
-  output: [6, MODALITIES.length],
-  flags: [12, FLAGS.length],
-  kind: [19, 4],
-  status: [23, 2],
-  freeQuota: [25, 1],
-} as const;
+/** How many bits each fact takes in a model's packed word, in the word's order from its lowest bit. */
+const WIDTHS = {
+  input: MODALITIES.length,
+  output: MODALITIES.length,
+  flags: FLAGS.length,
+  kind: Math.ceil(Math.log2(MODEL_KINDS.length)),
+  status: Math.ceil(Math.log2(LIFECYCLE_STATUSES.length)),
+  freeQuota: 1,
+};
+/** Where each fact sits: its first bit and its width, each field after the one before. */
+const AT = {} as Record<keyof typeof WIDTHS, readonly [number, number]>;
+let next = 0;
+for (const [name, width] of Object.entries(WIDTHS) as Array<[keyof typeof WIDTHS, number]>) {
+  AT[name] = [next, width];
+  next += width;
+}
+// A vocabulary that grows past 31 bits in all would overlap the sign bit: refuse to start rather than mix facts.
+if (next > 31) throw new Error(`the model filters' packed facts take ${next} bits, more than 31`);
 const field = (name: keyof typeof AT, value: number) => value << AT[name][0];
 const whole = (name: keyof typeof AT) => field(name, (1 << AT[name][1]) - 1);
 const bits = <T extends string>(values: readonly T[], all: readonly T[]) => values.reduce((mask, value) => mask | (1 << all.indexOf(value)), 0);

@@ -112,36 +112,42 @@ export class ModelIndex {
     let models: number[] = [];
     const scores = built.sums;
     let scored: number[] = [];
-    for (const [w, word] of words.entries()) {
-      const touched: number[] = [];
-      const add = (term: string, quality: number) => {
-        const list = built.postings.get(term);
-        if (!list) return;
-        for (let k = 0; k < list.models.length; k++) {
-          const model = list.models[k];
-          const score = list.weights[k] * quality;
-          if (found[model] === 0) touched.push(model);
-          if (score > found[model]) found[model] = score;
+    let touched: number[] = [];
+    try {
+      for (const [w, word] of words.entries()) {
+        touched = [];
+        const add = (term: string, quality: number) => {
+          const list = built.postings.get(term);
+          if (!list) return;
+          for (let k = 0; k < list.models.length; k++) {
+            const model = list.models[k];
+            const score = list.weights[k] * quality;
+            if (found[model] === 0) touched.push(model);
+            if (score > found[model]) found[model] = score;
+          }
+        };
+        add(word, 1);
+        if (word.length >= 2) {
+          for (let i = lowerBound(built.terms, word); i < built.terms.length && built.terms[i].startsWith(word); i++) if (built.terms[i] !== word) add(built.terms[i], 0.8);
         }
-      };
-      add(word, 1);
-      if (word.length >= 2) {
-        for (let i = lowerBound(built.terms, word); i < built.terms.length && built.terms[i].startsWith(word); i++) if (built.terms[i] !== word) add(built.terms[i], 0.8);
+        const edits = allowedEdits(word);
+        if (edits > 0) for (const { term, edits: made } of termsWithinEdits(built.terms, word, edits)) if (made > 0) add(term, made === 1 ? 0.6 : 0.4);
+        // Every word must match: the first word's models, then those of them the next word finds too.
+        models = (w === 0 ? touched : models).filter((model) => found[model] > 0);
+        if (w === 0) scored = models;
+        for (const model of models) scores[model] += found[model];
+        for (const model of touched) found[model] = 0;
+        if (models.length === 0) break;
       }
-      const edits = allowedEdits(word);
-      if (edits > 0) for (const { term, edits: made } of termsWithinEdits(built.terms, word, edits)) if (made > 0) add(term, made === 1 ? 0.6 : 0.4);
-      // Every word must match: the first word's models, then those of them the next word finds too.
-      models = (w === 0 ? touched : models).filter((model) => found[model] > 0);
-      if (w === 0) scored = models;
-      for (const model of models) scores[model] += found[model];
+      const named = new Set(built.named.get(aliasKey(q)));
+      const matched = Int32Array.from(models);
+      const matchedScores = Float64Array.from(matched, (model) => Math.round((scores[model] + (named.has(model) ? 10 : 0)) * 1000) / 1000);
+      return { models: matched, scores: matchedScores };
+    } finally {
+      // The scratch rows are left all zero, whatever happened (every model with a sum is among the first word's).
       for (const model of touched) found[model] = 0;
-      if (models.length === 0) break;
+      for (const model of scored) scores[model] = 0;
     }
-    const named = new Set(built.named.get(aliasKey(q)));
-    const matched = Int32Array.from(models);
-    const matchedScores = Float64Array.from(matched, (model) => Math.round((scores[model] + (named.has(model) ? 10 : 0)) * 1000) / 1000);
-    for (const model of scored) scores[model] = 0;
-    return { models: matched, scores: matchedScores };
   }
 
   private build(): Built {
