@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse } from 'yaml';
-import type { ModelFilters, ModelSort } from '../src/contract/model-filters';
+import { CAPABILITY_FILTERS, type ModelFilters, type ModelSort } from '../src/contract/model-filters';
 import { MODALITIES, MODEL_KINDS, LIFECYCLE_STATUSES } from '../src/contract/vocabulary';
 import { parseModelFilters, parseModelSort } from '../src/models/read/model-params';
 import { offeringListing, type ModelView, type OfferingListing } from '../src/models/views/model-views';
@@ -30,14 +30,13 @@ function indexOf(listings = loadFixtureListings()): ModelIndex {
 /** The filters' rules, plainly: what the index must agree with. */
 function passes(view: ModelView, f: ModelFilters, today: string): boolean {
   const m = view.model;
-  const flags = ['tools', 'structuredOutput', 'reasoning', 'batch', 'fineTuning', 'promptCaching', 'openWeights'] as const;
   return (
     (f.kind === null || m.kind === f.kind) &&
     (f.input === null || m.input.includes(f.input)) &&
     (f.output === null || m.output.includes(f.output)) &&
     (f.minContext === null || (m.contextTokens ?? 0) >= f.minContext) &&
     (f.minOutput === null || (m.maxOutputTokens ?? 0) >= f.minOutput) &&
-    flags.every((flag) => f[flag] === null || (m.capabilities[flag] === true) === f[flag]) &&
+    CAPABILITY_FILTERS.every((flag) => f[flag] === null || (m.capabilities[flag] === true) === f[flag]) &&
     (f.listing === null || m.offers.some((o) => o.listing === f.listing)) &&
     (f.category === null || view.categories.has(f.category)) &&
     (f.lifecycle !== null ? m.lifecycle.status === f.lifecycle : m.lifecycle.status !== 'retired' || f.includeRetired === true) &&
@@ -54,7 +53,7 @@ const ONE: Array<Record<string, string>> = [
   ...MODALITIES.flatMap((m): Array<Record<string, string>> => [{ input: m }, { output: m }]),
   ...['8k', '128k', '200k', '1m'].map((minContext) => ({ minContext })),
   ...['4k', '32k', '128k'].map((minOutput) => ({ minOutput })),
-  ...['tools', 'structuredOutput', 'reasoning', 'batch', 'fineTuning', 'promptCaching', 'openWeights'].flatMap((flag) => [{ [flag]: 'true' }, { [flag]: 'false' }]),
+  ...CAPABILITY_FILTERS.flatMap((flag): Array<Record<string, string>> => [{ [flag]: 'true' }, { [flag]: 'false' }]),
   ...LIFECYCLE_STATUSES.map((lifecycle) => ({ lifecycle })),
   { includeRetired: 'true' },
   { retiringWithin: '30d' },

@@ -76,6 +76,8 @@ export const MODEL_FILTERS = {
 } as const satisfies Record<string, FilterDefinition>;
 
 export type ModelFilterName = keyof typeof MODEL_FILTERS;
+/** The filters that test a capability flag of a model (`capabilities.<name>`), true or false. */
+export const CAPABILITY_FILTERS = ['tools', 'structuredOutput', 'reasoning', 'batch', 'fineTuning', 'promptCaching', 'openWeights'] as const satisfies readonly ModelFilterName[];
 export const MODEL_FILTER_NAMES = Object.keys(MODEL_FILTERS) as ModelFilterName[];
 
 /** How the catalog can be ordered. */

@@ -1,14 +1,12 @@
-import type { ModelFilters } from '../contract/model-filters';
+import { CAPABILITY_FILTERS as FLAGS, type ModelFilters } from '../contract/model-filters';
 import { LIFECYCLE_STATUSES, MODALITIES, MODEL_KINDS, type ComparedRateUnit } from '../contract/vocabulary';
 import type { ModelView } from '../models/views/model-views';
-
-/** The capability filters, each a bit of a model's packed facts. */
-const FLAGS = ['tools', 'structuredOutput', 'reasoning', 'batch', 'fineTuning', 'promptCaching', 'openWeights'] as const;
 
 /** How many bits each fact takes in a model's packed word, in the word's order from its lowest bit. */
 const WIDTHS = {
   input: MODALITIES.length,
   output: MODALITIES.length,
+  /** One bit per capability filter. */
   flags: FLAGS.length,
   kind: Math.ceil(Math.log2(MODEL_KINDS.length)),
   status: Math.ceil(Math.log2(LIFECYCLE_STATUSES.length)),
