@@ -98,9 +98,7 @@ function servedModels(pool: ModelDocument[], from: number, count: number, host: 
   const models: ModelDocument[] = [];
   for (let k = 0; k < count; k++) {
     const model = pool[(from + k) % pool.length];
-    const moved: ModelDocument = JSON.parse(JSON.stringify(model), (key, value) =>
-      key === 'url' && typeof value === 'string' ? value.replace(/^https:\/\/[^/]+/, `https://${host}`) : value,
-    );
+    const moved = onHostCopy(model, host);
     const spread = 0.5 + next();
     models.push({
       ...moved,
@@ -120,10 +118,15 @@ function servedModels(pool: ModelDocument[], from: number, count: number, host: 
  */
 function onHost(template: ListingDocument, host: string): Pick<ListingDocument, 'lifecycle' | 'models' | 'prices' | 'rateLimits' | 'sources' | 'provider' | 'mcpServers' | 'markets' | 'lastUpdated'> {
   const { lifecycle, models, prices, rateLimits, sources, provider, mcpServers, markets } = template;
-  const moved = JSON.parse(JSON.stringify({ lifecycle, models, prices, rateLimits, sources, provider, mcpServers, markets }), (key, value) =>
+  const moved = onHostCopy({ lifecycle, models, prices, rateLimits, sources, provider, mcpServers, markets }, host);
+  return { ...moved, models: moved.models && moved.models.map((model) => ({ ...model, canonical: null })), lastUpdated: template.lastUpdated };
+}
+
+/** A deep copy of `facts` with every source and migration link (`url`, `migrationUrl`) moved to `host`. */
+function onHostCopy<T>(facts: T, host: string): T {
+  return JSON.parse(JSON.stringify(facts), (key, value) =>
     (key === 'url' || key === 'migrationUrl') && typeof value === 'string' ? value.replace(/^https:\/\/[^/]+/, `https://${host}`) : value,
-  );
-  return { ...moved, models: moved.models && moved.models.map((model: object) => ({ ...model, canonical: null })), lastUpdated: template.lastUpdated };
+  ) as T;
 }
 
 /** Writes a catalog as JSON listing files (what a bulk import from another system would produce). */
