@@ -67,10 +67,10 @@ export class ModelIndex {
     const test = built.columns.test(filters, new Date().toISOString().slice(0, 10));
     const prices = sort === 'price' ? built.columns.lowestIn(filters.priceUnit!) : null;
     const sorted = sort === 'price' ? built.priceOrder(filters.priceUnit!) : built.orders[sort === 'relevance' ? 'popular' : sort];
-    // With q, only the models that match are walked: by score, or by their place in the order asked for.
+    // With q, only the models that match are walked, by score or by their place in the order asked for;
+    // `places` holds, for each place of that order, where the model and its score are in the matches.
     const matches = filters.q ? this.match(built, filters.q) : null;
     let order: Int32Array = sorted;
-    // With q, each model of the order is at the same place in `places` of the matches (its score is there).
     let places: Int32Array | null = null;
     if (matches) {
       const { models, scores } = matches;
@@ -193,7 +193,11 @@ class Built {
     views.forEach((view, i) => {
       this.byId.set(view.model.id.toLowerCase(), i);
       for (const [field, text] of view.words) post(postings, i, WEIGHTS[field], text);
-      for (const name of view.names) this.named.set(name, [...(this.named.get(name) ?? []), i]);
+      for (const name of view.names) {
+        const models = this.named.get(name);
+        if (models) models.push(i);
+        else this.named.set(name, [i]);
+      }
     });
     for (const [term, list] of postings) this.postings.set(term, { models: Int32Array.from(list.keys()), weights: Float64Array.from(list.values()) });
     this.terms = [...this.postings.keys()].sort();
@@ -233,7 +237,6 @@ class Built {
     }
     return order;
   }
-
 }
 
 /** Files `text`'s words under `model` with the weight of its field (the best, where a word is in two). */

@@ -1,6 +1,6 @@
 import type { TargetKind, TargetState } from '../../liveness/liveness.schema';
 import type { LIMIT_SCOPES } from '../../contract/vocabulary';
-import { type Lang, pageText } from '../messages';
+import { pageText } from '../messages';
 
 /**
  * The listing page's own strings (its decision summary, retirement banner and section index), in English and
@@ -86,9 +86,7 @@ const en = {
   listSeparator: ', ',
 };
 
-export type ListingMessages = typeof en;
-
-const zh: ListingMessages = {
+const zh: typeof en = {
   modelLink: '该模型的所有提供方',
   sponsoredNotice: '赞助条目。其内容由本目录独立维护，赞助不会影响搜索排名。',
   listingFacts: '关键信息',
@@ -169,9 +167,5 @@ const zh: ListingMessages = {
 
 const ZH_PERIODS: Record<string, string> = { day: '天', month: '月', year: '年' };
 
-const LISTING_MESSAGES: Record<Lang, ListingMessages> = { en, zh };
-
-
-
 /** The listing page's strings with those every page shares, by language. */
-export const listingText = pageText(LISTING_MESSAGES);
+export const listingText = pageText({ en, zh });
