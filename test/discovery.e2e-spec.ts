@@ -61,8 +61,8 @@ it('serves llms.txt in its format, with absolute links that resolve, and llms-fu
   expect(full).toContain('```bash\ncurl');
   // Each listing points to its facts' sources, and names the facts no page of the provider's confirms yet.
   const section = (slug: string) => full.split('\n## ').find((part) => part.includes(`/api/v1/tools/${slug}\n`))!;
-  expect(section('mathpix')).toContain(`- Listing, with the source of each fact and the day it was checked: ${service.baseUrl}/api/v1/tools/mathpix`);
-  expect(section('mathpix')).toContain("- Not yet confirmed on the provider's pages: free tier\n");
+  expect(section('kling')).toContain(`- Listing, with the source of each fact and the day it was checked: ${service.baseUrl}/api/v1/tools/kling`);
+  expect(section('kling')).toContain("- Not yet confirmed on the provider's pages: free tier\n");
   expect(section('serper')).toContain("- Not yet confirmed on the provider's pages: free tier, authentication, OpenAI compatibility\n");
   expect(section('deepinfra')).toContain("- Not yet confirmed on the provider's pages: context\n");
   // OpenAI's context comes from its models, each with its source.

@@ -302,10 +302,10 @@ describe('over Streamable HTTP at /mcp', () => {
   });
 
   it('get_tool text names the decision facts no page of the provider confirms yet, and the facts as data not recorded', async () => {
-    const mathpix = await call('get_tool', { slug: 'mathpix' });
-    expect((mathpix.structuredContent as { tool: Facts }).tool.sources).toMatchObject({ freeTier: null });
-    expect(text(mathpix)).toContain(`Not yet confirmed on the provider's pages: free tier.`);
-    expect(lineOf(text(mathpix), 'Free tier: ')).toMatch(/^Free tier: no · OpenAI-compatible: no \[\d+\] · auth type: header-key \[\d+\]$/);
+    const kling = await call('get_tool', { slug: 'kling' });
+    expect((kling.structuredContent as { tool: Facts }).tool.sources).toMatchObject({ freeTier: null });
+    expect(text(kling)).toContain(`Not yet confirmed on the provider's pages: free tier.`);
+    expect(lineOf(text(kling), 'Free tier: ')).toMatch(/^Free tier: no · OpenAI-compatible: no \[\d+\] · auth type: bearer \[\d+\]$/);
 
     const serper = await call('get_tool', { slug: 'serper' });
     const tool = (serper.structuredContent as { tool: Facts }).tool;

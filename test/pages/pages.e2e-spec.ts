@@ -152,10 +152,10 @@ describe.each(EVERY_PAGE)('the %s page', (_name, path) => {
 describe('a listing page', () => {
   it('gives each fact every listing sources its source, and says so of one not yet confirmed, in both languages', async () => {
     const facts = (html: string) => html.slice(html.indexOf('id="agent-facts"'), html.indexOf('</dl>', html.indexOf('id="agent-facts"')));
-    const mathpix = facts(await (await get('/apis/mathpix')).text());
-    expect(mathpix.match(/not yet confirmed on the provider’s pages/g)).toHaveLength(1);
-    expect(mathpix).toContain('href="https://docs.mathpix.com/guides/authentication"');
-    expect(facts(await (await get('/zh/apis/mathpix')).text()).match(/尚未在提供方的页面上核实/g)).toHaveLength(1);
+    const kling = facts(await (await get('/apis/kling')).text());
+    expect(kling.match(/not yet confirmed on the provider’s pages/g)).toHaveLength(1);
+    expect(kling).toContain('href="https://github.com/KwaiVGI/ComfyUI-KLingAI-API/blob/af14fd116f83c1d505edd77ca6c7412306412004/py/api/client.py"');
+    expect(facts(await (await get('/zh/apis/kling')).text()).match(/尚未在提供方的页面上核实/g)).toHaveLength(1);
     // A search API is not asked whether it is OpenAI-compatible: that row is left out, not shown unconfirmed.
     expect(facts(await (await get('/apis/serper')).text()).match(/not yet confirmed/g)).toHaveLength(2);
     expect(facts(await (await get('/apis/serper')).text())).not.toContain(MESSAGES.en.openaiCompatible);
