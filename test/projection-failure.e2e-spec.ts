@@ -5,7 +5,7 @@ import { EventStore } from '../src/event-store/event-store.service';
 import { LISTING_REVISED } from '../src/listings/write/events/listing-events';
 import { parseListing } from '../src/listings/write/listing.document';
 import { GenerationProjector } from '../src/projections/generation-projector';
-import { retryPause } from '../src/projections/projection-runner.service';
+import { retryPause } from '../src/projections/projection-failures';
 import { RedisConnection } from '../src/redis/redis-connection';
 import { getJson, RunningService, startService } from './support/harness';
 

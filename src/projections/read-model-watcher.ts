@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
 import { newStoreIdentity } from '../event-store/event-store.service';
-import type { ProjectionFailure } from './projection-runner.service';
+import type { ProjectionFailure } from './projection-failures';
 import { ReadModelChanges } from './read-model-changes';
 import { RedisClient, RedisConnection } from '../redis/redis-connection';
 import { StoreStatus, storeProblem, StoreWatch } from './store-watch';
