@@ -9,7 +9,7 @@ export class MetricsController {
 
   @Get('metrics')
   async scrape(@Res() reply: FastifyReply): Promise<FastifyReply> {
-    const text = await this.metrics.registry.metrics();
+    const text = await this.metrics.scrape();
     return reply.header('content-type', this.metrics.registry.contentType).header('cache-control', 'no-store').send(text);
   }
 }

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { ReadModels } from '../projections/read-models.service';
 import type { ReadCacheSection } from '../projections/read-cache';
-import { RedisConnection } from '../redis/redis-connection';
+import { ScrapeState, ScrapeStateReader } from './scrape-state';
 
 /** Seconds: from a cached answer (well under a millisecond) to a request stuck behind a slow store. */
 const LATENCY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -32,10 +31,10 @@ export class Metrics {
    */
   private readonly answered = new Map<string, { count: Counter.Internal; time: Histogram.Internal<'method' | 'route' | 'status'> }>();
 
-  constructor(
-    private readonly readModels: ReadModels,
-    private readonly redis: RedisConnection,
-  ) {
+  /** What the last scrape read (see scrape). */
+  private state: ScrapeState | null = null;
+
+  constructor(private readonly stateReader: ScrapeStateReader) {
     const registers = [this.registry];
     collectDefaultMetrics({ register: this.registry });
     this.requests = new Counter({ name: 'http_requests_total', help: 'HTTP requests answered, by method, route pattern and status.', labelNames: ['method', 'route', 'status'], registers });
@@ -59,82 +58,13 @@ export class Metrics {
       help: 'Messages of MCP batches left unanswered because their client closed the connection before the batch was answered.',
       registers,
     });
-    // The read cache counts for itself (plain numbers on its hot path); they are read at each scrape.
-    const cache = () => this.readModels.cache;
-    for (const kind of ['hits', 'misses'] as const) {
-      new Counter({
-        name: `directory_read_cache_${kind}_total`,
-        help: `Reads ${kind === 'hits' ? 'answered from' : 'not answered from'} the read cache, by section (detail; response: whole search, compare, list and error-list answers; row: comparison rows).`,
-        labelNames: ['section'],
-        registers,
-        collect() {
-          this.reset();
-          for (const section of SECTIONS) this.labels(section).inc(cache()[kind][section]);
-        },
-      });
-    }
-    const status = () => this.readModels.status();
-    new Gauge({ name: 'directory_projection_lag_events', help: 'Events of the log the live read models have not applied yet.', registers, collect() { this.set(status().lag); } });
-    const lagSeconds = () => this.projectionLagSeconds();
-    new Gauge({
-      name: 'directory_projection_lag_seconds',
-      help: 'How long the oldest event the live read models have not applied has waited (0 when none waits).',
-      registers,
-      async collect() {
-        this.set(await lagSeconds());
-      },
-    });
-    new Gauge({ name: 'directory_projector_active', help: '1 while a projection runner (in any process) holds the lease.', registers, collect() { this.set(status().projectorActive ? 1 : 0); } });
-    new Gauge({
-      name: 'directory_store_changed',
-      help: '1 while Redis no longer holds the store this process was serving: emptied (restarted without its data, flushed) or replaced (another directory); /readyz says what to do.',
-      labelNames: ['how'],
-      registers,
-      collect() {
-        const { state } = status().store;
-        for (const how of ['emptied', 'replaced'] as const) this.labels(how).set(state === how ? 1 : 0);
-      },
-    });
-    new Gauge({ name: 'directory_search_index_ready', help: '1 once this process\'s search index has caught up with the read models.', registers, collect() { this.set(status().searchReady ? 1 : 0); } });
-    const liveCounts = async () => (await this.readModels.searchIndex()).liveCounts();
-    new Gauge({
-      name: 'directory_liveness_listings',
-      help: "Listings by liveness state as published (ok, degraded, down; unchecked: not checked yet), from this process's search index.",
-      labelNames: ['state'],
-      registers,
-      async collect() {
-        for (const [state, count] of Object.entries(await liveCounts())) this.labels(state).set(count);
-      },
-    });
-    const proberStats = () => this.proberStats();
-    new Counter({
-      name: 'directory_liveness_probes_total',
-      help: 'Targets probed by the prober (any process, counted in Redis), by the state each probe found.',
-      labelNames: ['state'],
-      registers,
-      async collect() {
-        this.reset();
-        for (const [field, value] of Object.entries(await proberStats())) if (field.startsWith('probes:')) this.labels(field.slice('probes:'.length)).inc(Number(value));
-      },
-    });
-    new Gauge({
-      name: 'directory_liveness_last_pass_timestamp_seconds',
-      help: "When the prober's last pass started (Unix time; 0: none yet).",
-      registers,
-      async collect() {
-        const at = (await proberStats()).lastPassAt;
-        this.set(at ? Date.parse(at) / 1000 : 0);
-      },
-    });
-    new Gauge({
-      name: 'directory_redis_silence_seconds',
-      help: 'Seconds since Redis last answered this process\'s background check.',
-      registers,
-      collect() {
-        const last = status().lastContact;
-        this.set(last === 0 ? -1 : (Date.now() - last) / 1000);
-      },
-    });
+    stateMetrics(registers, () => this.state);
+  }
+
+  /** The metrics as Prometheus text: the state they report is read once, then every series is rendered. */
+  async scrape(): Promise<string> {
+    this.state = await this.stateReader.read();
+    return this.registry.metrics();
   }
 
   /** One answered request (from the onResponse hook). `route` is the route pattern, or a fixed word. */
@@ -170,28 +100,61 @@ export class Metrics {
   mcpMessagesAbandoned(count: number): void {
     this.abandonedMcpMessages.inc(count);
   }
-
-  /** The prober's counts in Redis (read at a scrape; nothing when Redis does not answer). */
-  private async proberStats(): Promise<Record<string, string>> {
-    try {
-      return await this.redis.client.hgetall(this.redis.keys.livenessStats);
-    } catch {
-      return {};
-    }
-  }
-
-  /** Age of the first event after the live checkpoint (a stream id starts with its append time in ms). */
-  private async projectionLagSeconds(): Promise<number> {
-    const { lag, checkpoint } = this.readModels.status();
-    if (lag === 0) return 0;
-    try {
-      const [first] = await this.redis.client.xrange(this.redis.keys.events, checkpoint ? `(${checkpoint}` : '-', '+', 'COUNT', 1);
-      return first ? Math.max(0, (Date.now() - Number(first[0].split('-')[0])) / 1000) : 0;
-    } catch {
-      return NaN;
-    }
-  }
 }
 
 /** Status labels as strings made once. */
 const STATUS_TEXT: Record<number, string> = Object.fromEntries(Array.from({ length: 500 }, (_, i) => [i + 100, String(i + 100)]));
+
+/**
+ * The series that report state rather than count requests: each reads the state of the scrape under way
+ * (null outside a scrape through Metrics.scrape, when they report nothing).
+ */
+function stateMetrics(registers: Registry[], current: () => ScrapeState | null): void {
+  const gauge = (name: string, help: string, value: (state: ScrapeState) => number) =>
+    new Gauge({ name, help, registers, collect() { const state = current(); if (state) this.set(value(state)); } });
+  const byLabel = (name: string, help: string, label: string, values: (state: ScrapeState) => Array<[string, number]>) =>
+    new Gauge({ name, help, labelNames: [label], registers, collect() { const state = current(); if (state) for (const [value, count] of values(state)) this.labels(value).set(count); } });
+  // The read cache counts for itself (plain numbers on its hot path); they are read at each scrape.
+  for (const kind of ['hits', 'misses'] as const) {
+    new Counter({
+      name: `directory_read_cache_${kind}_total`,
+      help: `Reads ${kind === 'hits' ? 'answered from' : 'not answered from'} the read cache, by section (detail; response: whole search, compare, list and error-list answers; row: comparison rows).`,
+      labelNames: ['section'],
+      registers,
+      collect() {
+        const state = current();
+        this.reset();
+        if (state) for (const section of SECTIONS) this.labels(section).inc(state.cache[kind][section]);
+      },
+    });
+  }
+  gauge('directory_projection_lag_events', 'Events of the log the live read models have not applied yet.', (s) => s.projection.lag);
+  gauge('directory_projection_lag_seconds', 'How long the oldest event the live read models have not applied has waited (0 when none waits).', (s) => s.lagSeconds);
+  gauge('directory_projector_active', '1 while a projection runner (in any process) holds the lease.', (s) => (s.projection.projectorActive ? 1 : 0));
+  byLabel(
+    'directory_store_changed',
+    '1 while Redis no longer holds the store this process was serving: emptied (restarted without its data, flushed) or replaced (another directory); /readyz says what to do.',
+    'how',
+    (s) => (['emptied', 'replaced'] as const).map((how) => [how, s.projection.store.state === how ? 1 : 0]),
+  );
+  gauge('directory_search_index_ready', "1 once this process's search index has caught up with the read models.", (s) => (s.projection.searchReady ? 1 : 0));
+  byLabel(
+    'directory_liveness_listings',
+    "Listings by liveness state as published (ok, degraded, down; unchecked: not checked yet), from this process's search index.",
+    'state',
+    (s) => Object.entries(s.liveness),
+  );
+  new Counter({
+    name: 'directory_liveness_probes_total',
+    help: 'Targets probed by the prober (any process, counted in Redis), by the state each probe found.',
+    labelNames: ['state'],
+    registers,
+    collect() {
+      const state = current();
+      this.reset();
+      for (const [field, value] of Object.entries(state?.prober ?? {})) if (field.startsWith('probes:')) this.labels(field.slice('probes:'.length)).inc(Number(value));
+    },
+  });
+  gauge("directory_liveness_last_pass_timestamp_seconds", "When the prober's last pass started (Unix time; 0: none yet).", (s) => (s.prober.lastPassAt ? Date.parse(s.prober.lastPassAt) / 1000 : 0));
+  gauge('directory_redis_silence_seconds', "Seconds since Redis last answered this process's background check.", (s) => (s.projection.lastContact === 0 ? -1 : (Date.now() - s.projection.lastContact) / 1000));
+}

@@ -3,6 +3,7 @@ import { ReadModelsModule } from '../projections/read-models.module';
 import { Connections } from './connections';
 import { Draining } from './draining';
 import { Metrics } from './metrics';
+import { ScrapeStateReader } from './scrape-state';
 import { MetricsController } from './metrics.controller';
 import { RateBudgets } from './rate-budgets';
 import { RequestBudget } from './request-rate-limit';
@@ -12,7 +13,7 @@ import { SearchBudget } from './search-budget';
 @Module({
   imports: [ReadModelsModule],
   controllers: [MetricsController],
-  providers: [Metrics, RateBudgets, RequestBudget, SearchBudget, Draining, Connections],
+  providers: [Metrics, ScrapeStateReader, RateBudgets, RequestBudget, SearchBudget, Draining, Connections],
   exports: [Metrics, RateBudgets, RequestBudget, SearchBudget, Draining, Connections],
 })
 export class OperationsModule {}
