@@ -271,10 +271,7 @@ export class EventStore {
     for (const [error] of reply) if (error) throw error;
     return {
       versions: byType(reply[0][1] as Record<string, string>, Number),
-      digests: byType(reply[1][1] as Record<string, string>, (raw) => {
-        const cut = raw.indexOf(':');
-        return { version: Number(raw.slice(0, cut)), digest: raw.slice(cut + 1) };
-      }),
+      digests: byType(reply[1][1] as Record<string, string>, recordedDigest),
     };
   }
 
@@ -305,6 +302,12 @@ export class EventStore {
 export interface RecordedDigest {
   version: number;
   digest: string;
+}
+
+/** A digest as the digests hash holds it: 'version:digest'. */
+function recordedDigest(raw: string): RecordedDigest {
+  const cut = raw.indexOf(':');
+  return { version: Number(raw.slice(0, cut)), digest: raw.slice(cut + 1) };
 }
 
 /** A hash keyed by aggregate stream name ('type:id'), split by aggregate type. */

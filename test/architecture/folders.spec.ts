@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import * as ts from 'typescript';
 
 /**
  * The layout a newcomer relies on: each folder of src/ is one capability (listings, models, the error
@@ -125,6 +126,22 @@ it('keeps the pages’ view components short (at most 90 lines each), so each ca
       const end = lines.findIndex((l, i) => i > start && l === '}');
       if (end - start + 1 > 90) long.push(`${relative(src, file)}: ${named[1]} (${end - start + 1} lines)`);
     });
+  }
+  expect(long).toEqual([]);
+});
+
+it('keeps every class of src/ within 250 lines and every function within 80, so each can be read at once', () => {
+  const long: string[] = [];
+  for (const file of filesUnder(src).filter((f) => !f.endsWith('.spec.ts'))) {
+    const source = ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true);
+    const visit = (node: ts.Node) => {
+      const lines = source.getLineAndCharacterOfPosition(node.getEnd()).line - source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1;
+      const name = (node as { name?: ts.Node }).name?.getText(source) ?? '(anonymous)';
+      if (ts.isClassDeclaration(node) && lines > 250) long.push(`${relative(src, file)}: class ${name} (${lines} lines)`);
+      if (ts.isFunctionLike(node) && 'body' in node && node.body && lines > 80) long.push(`${relative(src, file)}: ${name} (${lines} lines)`);
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
   }
   expect(long).toEqual([]);
 });

@@ -128,43 +128,10 @@ export const BASED_ON_FIELD = 'basedOnVersion';
  * and no text field may hold HTML.
  */
 export function readContentFile(file: string): FileReading {
-  const format = extname(file) === '.json' ? 'JSON' : 'YAML';
   const refuse = (field: string, reason: string): FileReading => ({ file, problems: [{ file, field, reason }] });
-  let bytes: Buffer;
-  try {
-    const read = readAtMost(file, MAX_FILE_BYTES);
-    if (typeof read === 'number') {
-      return refuse('(file)', `is ${read} bytes, more than the limit of ${MAX_FILE_BYTES} bytes (1 MiB) for one file`);
-    }
-    bytes = read;
-  } catch (error) {
-    return refuse('(file)', `cannot be read: ${(error as Error).message}`);
-  }
-  let text: string;
-  try {
-    text = UTF8.decode(bytes);
-  } catch {
-    const offset = firstInvalidUtf8(bytes);
-    return refuse('(file)', `not valid UTF-8: invalid byte sequence at byte offset ${offset} (line ${lineAt(bytes, offset)})`);
-  }
-  let plain: unknown;
-  try {
-    plain = format === 'JSON' ? JSON.parse(text) : parse(text);
-  } catch (error) {
-    const message = (error as Error).message;
-    // The YAML parser recurses into nested collections: thousands of levels exhaust its stack.
-    if (error instanceof RangeError || message.includes('Maximum call stack size exceeded')) {
-      return refuse('(document)', `nested more than ${MAX_NESTING_DEPTH} levels deep (lists and mappings inside each other)`);
-    }
-    return refuse('(file)', `not valid ${format}: ${message.split('\n')[0]}`);
-  }
-  if (format === 'JSON') {
-    // YAML refuses a key given twice; JSON.parse keeps the last value without a word.
-    const twice = repeatedKey(text);
-    if (twice) return refuse('(file)', `not valid JSON: the key ${JSON.stringify(twice.key)} is given twice in one object (line ${twice.line}); only one value can count`);
-  }
-  const shape = nestingProblem(plain);
-  if (shape) return refuse(shape.field, shape.reason);
+  const parsed = parsedFile(file);
+  if ('reason' in parsed) return refuse(parsed.field, parsed.reason);
+  let { plain } = parsed;
   let record = (plain && typeof plain === 'object' ? plain : {}) as Record<string, unknown>;
   let basedOn: number | undefined;
   if (BASED_ON_FIELD in record && !Array.isArray(record)) {
@@ -220,8 +187,47 @@ export function readContentFile(file: string): FileReading {
   return refuse('(document)', 'is neither a listing (no `slug`), a model entry (no `family`) nor an error entry (no `provider` and `status`)');
 }
 
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
+/** What a file holds, parsed (JSON or YAML by its extension), or why it cannot be read as a document. */
+function parsedFile(file: string): { plain: unknown } | { field: string; reason: string } {
+  const problem = (field: string, reason: string) => ({ field, reason });
+  const format = extname(file) === '.json' ? 'JSON' : 'YAML';
+  let bytes: Buffer;
+  try {
+    const read = readAtMost(file, MAX_FILE_BYTES);
+    if (typeof read === 'number') {
+      return problem('(file)', `is ${read} bytes, more than the limit of ${MAX_FILE_BYTES} bytes (1 MiB) for one file`);
+    }
+    bytes = read;
+  } catch (error) {
+    return problem('(file)', `cannot be read: ${(error as Error).message}`);
+  }
+  let text: string;
+  try {
+    text = UTF8.decode(bytes);
+  } catch {
+    const offset = firstInvalidUtf8(bytes);
+    return problem('(file)', `not valid UTF-8: invalid byte sequence at byte offset ${offset} (line ${lineAt(bytes, offset)})`);
+  }
+  let plain: unknown;
+  try {
+    plain = format === 'JSON' ? JSON.parse(text) : parse(text);
+  } catch (error) {
+    const message = (error as Error).message;
+    // The YAML parser recurses into nested collections: thousands of levels exhaust its stack.
+    if (error instanceof RangeError || message.includes('Maximum call stack size exceeded')) {
+      return problem('(document)', `nested more than ${MAX_NESTING_DEPTH} levels deep (lists and mappings inside each other)`);
+    }
+    return problem('(file)', `not valid ${format}: ${message.split('\n')[0]}`);
+  }
+  if (format === 'JSON') {
+    // YAML refuses a key given twice; JSON.parse keeps the last value without a word.
+    const twice = repeatedKey(text);
+    if (twice) return problem('(file)', `not valid JSON: the key ${JSON.stringify(twice.key)} is given twice in one object (line ${twice.line}); only one value can count`);
+  }
+  return nestingProblem(plain) ?? { plain };
+}
 
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
  * The file's bytes, or its size when that is over `limit`: the size is read from the open file, so a huge

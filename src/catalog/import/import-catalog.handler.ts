@@ -67,7 +67,6 @@ export class ImportCatalogHandler implements ICommandHandler<ImportCatalogComman
       phases.readMs = Date.now() - started;
       throw stopped([], reasonOf(error));
     }
-    const { versions, digests } = baseline;
     const read = Date.now();
     phases.readMs = read - started;
     if (content.problems.length > 0) return { problems: content.problems, results: [], projection: 'not-needed', phases };
@@ -82,38 +81,7 @@ export class ImportCatalogHandler implements ICommandHandler<ImportCatalogComman
     }
     if (refused.length > 0) return { problems: [], refused, results: [], projection: 'not-needed', phases };
 
-    const items: Array<{ kind: ImportItemResult['kind']; file: string; id: string; type: string; digest: string; send: () => Promise<CommandResult> }> = [];
-    // A file based on an older version is sent only with --force (againstTheStore refused it otherwise):
-    // it overwrites the versions since on purpose, and its event says so.
-    const unchanged = (type: string, id: string) => () => Promise.resolve({ aggregateId: id, outcome: 'unchanged' as const, version: versions.get(type)?.get(id) ?? 0 });
-    const base = (type: string, id: string, basedOn?: number) => {
-      const current = versions.get(type)?.get(id) ?? 0;
-      return {
-        actor,
-        dryRun,
-        baseVersion: current,
-        recordedDigest: digests.get(type)?.get(id),
-        ...(basedOn !== undefined && basedOn < current ? { forcedFrom: basedOn } : {}),
-      };
-    };
-    for (const loaded of content.listings) {
-      const { file, listing, digest, basedOn } = loaded;
-      const type = listingAggregate.aggregateType;
-      const options = { ...base(type, listing.slug, basedOn), contentDigest: digest };
-      items.push({ kind: 'listing', file, id: listing.slug, type, digest, send: equal.has(loaded) ? unchanged(type, listing.slug) : () => this.commands.execute(new PublishListingCommand(listing, options)) });
-    }
-    for (const loaded of content.modelEntries) {
-      const { file, entry, digest, basedOn } = loaded;
-      const type = modelEntryAggregate.aggregateType;
-      const options = { ...base(type, entry.id, basedOn), contentDigest: digest };
-      items.push({ kind: 'model', file, id: entry.id, type, digest, send: equal.has(loaded) ? unchanged(type, entry.id) : () => this.commands.execute(new PublishModelEntryCommand(entry, options)) });
-    }
-    for (const loaded of content.errorEntries) {
-      const { file, id, entry, digest, basedOn } = loaded;
-      const type = errorEntryAggregate.aggregateType;
-      const options = { ...base(type, id, basedOn), contentDigest: digest };
-      items.push({ kind: 'error-entry', file, id, type, digest, send: equal.has(loaded) ? unchanged(type, id) : () => this.commands.execute(new PublishErrorEntryCommand(entry, options)) });
-    }
+    const items = this.commandsFor(content, baseline, equal, actor, dryRun);
     // A command that fails (Redis gone, a crash) stops the import: no more are sent, and the report says
     // what was written before it stopped.
     const settled = await runPool(items.map((item) => item.send), IMPORT_CONCURRENCY, signal);
@@ -133,14 +101,8 @@ export class ImportCatalogHandler implements ICommandHandler<ImportCatalogComman
     // digests were kept): record theirs, so the next import skips them. That only spares later imports
     // work, so a failure is reported, not fatal (the events are stored).
     if (!dryRun) {
-      const unrecorded = items
-        .map((item, i) => ({ item, result: results[i] }))
-        .filter(({ item, result }) => {
-          const recorded = digests.get(item.type)?.get(item.id);
-          return result.outcome === 'unchanged' && !(recorded?.version === result.version && recorded.digest === item.digest);
-        });
       await this.store
-        .recordDigests(unrecorded.map(({ item, result }) => ({ aggregateType: item.type, aggregateId: item.id, version: result.version, digest: item.digest })))
+        .recordDigests(unrecordedDigests(items, results, baseline.digests))
         .catch((error: Error) => this.logger.warn(`content digests not recorded (the next import compares in full): ${error.message}`));
     }
     const appended = Date.now();
@@ -159,6 +121,48 @@ export class ImportCatalogHandler implements ICommandHandler<ImportCatalogComman
     }
     phases.projectMs = Date.now() - appended;
     return report;
+  }
+
+  /**
+   * One publish command per document, each based on the version the store held when the import started.
+   * A document `equal` to the stored one is answered unchanged without a command (which would read the
+   * same history again).
+   */
+  private commandsFor(content: LoadedContent, baseline: Baseline, equal: Set<object>, actor: string, dryRun: boolean): ImportItem[] {
+    const { versions, digests } = baseline;
+    const items: ImportItem[] = [];
+    // A file based on an older version is sent only with --force (againstTheStore refused it otherwise):
+    // it overwrites the versions since on purpose, and its event says so.
+    const unchanged = (type: string, id: string) => () => Promise.resolve({ aggregateId: id, outcome: 'unchanged' as const, version: versions.get(type)?.get(id) ?? 0 });
+    const base = (type: string, id: string, basedOn?: number) => {
+      const current = versions.get(type)?.get(id) ?? 0;
+      return {
+        actor,
+        dryRun,
+        baseVersion: current,
+        recordedDigest: digests.get(type)?.get(id),
+        ...(basedOn !== undefined && basedOn < current ? { forcedFrom: basedOn } : {}),
+      };
+    };
+    for (const loaded of content.listings) {
+      const { file, listing, digest, basedOn } = loaded;
+      const type = listingAggregate.aggregateType;
+      const sent = { ...base(type, listing.slug, basedOn), contentDigest: digest };
+      items.push({ kind: 'listing', file, id: listing.slug, type, digest, send: equal.has(loaded) ? unchanged(type, listing.slug) : () => this.commands.execute(new PublishListingCommand(listing, sent)) });
+    }
+    for (const loaded of content.modelEntries) {
+      const { file, entry, digest, basedOn } = loaded;
+      const type = modelEntryAggregate.aggregateType;
+      const sent = { ...base(type, entry.id, basedOn), contentDigest: digest };
+      items.push({ kind: 'model', file, id: entry.id, type, digest, send: equal.has(loaded) ? unchanged(type, entry.id) : () => this.commands.execute(new PublishModelEntryCommand(entry, sent)) });
+    }
+    for (const loaded of content.errorEntries) {
+      const { file, id, entry, digest, basedOn } = loaded;
+      const type = errorEntryAggregate.aggregateType;
+      const sent = { ...base(type, id, basedOn), contentDigest: digest };
+      items.push({ kind: 'error-entry', file, id, type, digest, send: equal.has(loaded) ? unchanged(type, id) : () => this.commands.execute(new PublishErrorEntryCommand(entry, sent)) });
+    }
+    return items;
   }
 
   /**
@@ -282,6 +286,27 @@ const AGGREGATE_OF: Record<DocumentKind, DocumentAggregate<object>> = {
 };
 
 type Baseline = Awaited<ReturnType<EventStore['versionsAndDigests']>>;
+
+/** The digests of documents an import found unchanged that the store has not recorded for their version. */
+function unrecordedDigests(items: ImportItem[], results: ImportItemResult[], digests: Baseline['digests']) {
+  return items
+    .map((item, i) => ({ item, result: results[i] }))
+    .filter(({ item, result }) => {
+      const recorded = digests.get(item.type)?.get(item.id);
+      return result.outcome === 'unchanged' && !(recorded?.version === result.version && recorded.digest === item.digest);
+    })
+    .map(({ item, result }) => ({ aggregateType: item.type, aggregateId: item.id, version: result.version, digest: item.digest }));
+}
+
+/** One document of an import, with the command that publishes it (or the answer that it is unchanged). */
+interface ImportItem {
+  kind: ImportItemResult['kind'];
+  file: string;
+  id: string;
+  type: string;
+  digest: string;
+  send: () => Promise<CommandResult>;
+}
 
 /** Fields whose value going back to an earlier one says nothing of the file's age (derived from others). */
 const NOT_REVERT_SIGNS = new Set(['lastUpdated']);

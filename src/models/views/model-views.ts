@@ -96,29 +96,8 @@ export function buildModelView(id: string, entry: ModelEntryDocument | null, at:
   const statuses = offers.map(({ offer }) => offer.lifecycle.status);
   const status = statuses.reduce((best, s) => (STATUS_RANK[s] < STATUS_RANK[best] ? s : best), 'retired' as LifecycleStatus);
   const retiring = current.map(({ offer }) => offer.lifecycle.retiresAt).filter((day): day is string => Boolean(day)).sort();
-  // A successor is named by model id of the same listing: the directory's id is that offer's model.
-  const idAt = (listing: OfferingListing, modelId: string) => {
-    const successor = listing.models.find((model) => model.id === modelId);
-    return successor ? modelEntryId(listing.slug, successor) : null;
-  };
-  const replacedBy = [...new Set(offers.flatMap(({ listing, offer }) => (offer.lifecycle.replacedBy ?? []).map((m) => idAt(listing, m)).filter((s): s is string => s !== null && s !== id)))];
-  const lowest = new Map<ComparedRateUnit, number>();
-  const lowestRates: ModelSummary['lowestRates'] = [];
-  for (const { listing, offer } of offers) {
-    if (listing.currency !== 'USD' || !isCurrent(offer.lifecycle)) continue;
-    for (const rate of offer.prices) {
-      if (rate.unit === 'other' || (rate.percent ?? 0) > 0) continue;
-      const unit = rate.unit as ComparedRateUnit;
-      if (rate.price < (lowest.get(unit) ?? Infinity)) {
-        lowest.set(unit, rate.price);
-        const row = { unit, price: rate.price, listing: listing.slug, modelId: offer.id, appliesTo: rate.appliesTo ?? null };
-        const at = lowestRates.findIndex((r) => r.unit === unit);
-        if (at >= 0) lowestRates[at] = row;
-        else lowestRates.push(row);
-      }
-    }
-  }
-  lowestRates.sort((a, b) => COMPARED_RATE_UNITS.indexOf(a.unit) - COMPARED_RATE_UNITS.indexOf(b.unit));
+  const replacedBy = successorsOf(id, offers);
+  const { lowest, lowestRates } = lowestRatesOf(offers);
   const name = entry?.name ?? serving[0].offer.name;
   const model: ModelView['model'] = {
     id,
@@ -151,13 +130,6 @@ export function buildModelView(id: string, entry: ModelEntryDocument | null, at:
     offers: offers.map(offerView),
   };
   const aliases = entry?.aliases ?? [];
-  const words: ModelView['words'] = [
-    ['name', name],
-    ['id', id],
-    ...aliases.map((alias) => ['alias', alias] as ['alias', string]),
-    ...offers.flatMap(({ offer }) => [['offer', offer.id], ['offer', offer.name]] as Array<['offer', string]>),
-    ...(entry ? [['family', entry.family], ['creator', entry.creator]] as Array<['family' | 'creator', string]> : []),
-  ];
   return {
     model,
     json: JSON.stringify(model),
@@ -168,10 +140,52 @@ export function buildModelView(id: string, entry: ModelEntryDocument | null, at:
     freeQuota: offers.some(({ listing, offer }) => listing.freeQuota || offer.prices.some((rate) => rate.price === 0 && !(rate.percent ?? 0))),
     live: new Set(offers.map(({ listing }) => listing.live)),
     names: [...new Set([id, name, ...aliases, ...offers.map(({ offer }) => offer.id)].map(aliasKey))],
-    words,
+    words: searchWords(id, name, entry, offers),
     aliases,
     entry,
   };
+}
+
+/** The models that replace this one, by directory id: an offer names its successor by model id of the same listing. */
+function successorsOf(id: string, offers: OfferAt[]): string[] {
+  const idAt = (listing: OfferingListing, modelId: string) => {
+    const successor = listing.models.find((model) => model.id === modelId);
+    return successor ? modelEntryId(listing.slug, successor) : null;
+  };
+  return [...new Set(offers.flatMap(({ listing, offer }) => (offer.lifecycle.replacedBy ?? []).map((m) => idAt(listing, m)).filter((s): s is string => s !== null && s !== id)))];
+}
+
+/** The lowest current rate in US dollars per compared unit over every offer, with the offer that gives it. */
+function lowestRatesOf(offers: OfferAt[]): { lowest: Map<ComparedRateUnit, number>; lowestRates: ModelSummary['lowestRates'] } {
+  const lowest = new Map<ComparedRateUnit, number>();
+  const lowestRates: ModelSummary['lowestRates'] = [];
+  for (const { listing, offer } of offers) {
+    if (listing.currency !== 'USD' || !isCurrent(offer.lifecycle)) continue;
+    for (const rate of offer.prices) {
+      if (rate.unit === 'other' || (rate.percent ?? 0) > 0) continue;
+      const unit = rate.unit as ComparedRateUnit;
+      if (rate.price < (lowest.get(unit) ?? Infinity)) {
+        lowest.set(unit, rate.price);
+        const row = { unit, price: rate.price, listing: listing.slug, modelId: offer.id, appliesTo: rate.appliesTo ?? null };
+        const at = lowestRates.findIndex((r) => r.unit === unit);
+        if (at >= 0) lowestRates[at] = row;
+        else lowestRates.push(row);
+      }
+    }
+  }
+  lowestRates.sort((a, b) => COMPARED_RATE_UNITS.indexOf(a.unit) - COMPARED_RATE_UNITS.indexOf(b.unit));
+  return { lowest, lowestRates };
+}
+
+/** The words a model is found by, each with the field it is in (weighed by field, see the model index). */
+function searchWords(id: string, name: string, entry: ModelEntryDocument | null, offers: OfferAt[]): ModelView['words'] {
+  return [
+    ['name', name],
+    ['id', id],
+    ...(entry?.aliases ?? []).map((alias) => ['alias', alias] as ['alias', string]),
+    ...offers.flatMap(({ offer }) => [['offer', offer.id], ['offer', offer.name]] as Array<['offer', string]>),
+    ...(entry ? [['family', entry.family], ['creator', entry.creator]] as Array<['family' | 'creator', string]> : []),
+  ];
 }
 
 /** One offer as the model's answers show it: the listing's line for it, its sources dated. */
