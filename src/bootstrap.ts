@@ -7,12 +7,12 @@ import { AppModule } from './app.module';
 import { AppConfig } from './config/app-config';
 import { clientErrorHandler, connectHandler, expectationFailedHandler, frameworkErrorHandler, refuseBodiesAndWrites, RejectionListener } from './http/framework-errors';
 import { countingHook, firstRequestHook, storeGateHook } from './http/request-hooks';
-import { ReadModels } from './projections/read-models.service';
 import { knownParametersByRoute, unknownParameterHook } from './http/unknown-parameters';
 import { OPENAPI_DOCUMENT } from './openapi/openapi.document';
 import { alwaysHeaders } from './http/response-headers';
 import { Connections } from './operations/connections';
 import { Draining } from './operations/draining';
+import { ProjectionState } from './projections/projection-state';
 import { Metrics } from './operations/metrics';
 import { RequestBudget } from './operations/request-rate-limit';
 
@@ -64,7 +64,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
   server.on('connect', connectHandler(headers, rejected));
   const fastify = app.getHttpAdapter().getInstance();
   fastify.addHook('onRequest', refuseBodiesAndWrites);
-  fastify.addHook('onRequest', storeGateHook(app.get(ReadModels)));
+  fastify.addHook('onRequest', storeGateHook(app.get(ProjectionState)));
   if (config.rateLimitPerMinute > 0) fastify.addHook('onRequest', app.get(RequestBudget).hook());
   fastify.addHook('onRequest', unknownParameterHook(knownParametersByRoute(OPENAPI_DOCUMENT.paths)));
   fastify.addHook('onResponse', countingHook(metrics));

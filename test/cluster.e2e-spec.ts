@@ -9,7 +9,7 @@ import { AppConfig } from '../src/config/app-config';
 import { EventStore } from '../src/event-store/event-store.service';
 import { ImportCatalogCommand } from '../src/catalog/import/import-catalog.command';
 import { ProjectionRunner } from '../src/projections/projection-runner.service';
-import { ReadModels } from '../src/projections/read-models.service';
+import { ProjectionState } from '../src/projections/projection-state';
 import { freePort, getJson } from './support/harness';
 import { FIXTURES } from './support/fixtures';
 
@@ -94,9 +94,9 @@ it('rebuilds and switches generations on the cluster', async () => {
   const report = await app.get(ProjectionRunner).rebuild();
   expect(report.events).toBe(FIXTURES.documents);
   // The switch reached this process's readers (told at once, or at their next check).
-  await until(() => app.get(ReadModels).status().generation === report.generation, 10_000);
+  await until(() => app.get(ProjectionState).status().generation === report.generation, 10_000);
   expect((await getJson(`${url}/api/v1/tools/categories`)).body.totalListings).toBe(FIXTURES.listings);
   const ready = await getJson(`${url}/readyz`);
   expect(ready.status).toBe(200);
-  expect(app.get(ReadModels).status().generation).toBe(report.generation);
+  expect(app.get(ProjectionState).status().generation).toBe(report.generation);
 }, 60_000);

@@ -12,6 +12,7 @@ import { EventStore } from '../src/event-store/event-store.service';
 import { CatalogExport } from '../src/export/catalog-export';
 import { ExportGate } from '../src/export/export-gate';
 import { ReadModels } from '../src/projections/read-models.service';
+import { ResponseCache } from '../src/projections/response-cache';
 import { getJson, RunningService, startService } from './support/harness';
 import { FIXTURES } from './support/fixtures';
 import { generateCatalog, writeCatalog } from './support/synthetic-catalog';
@@ -112,7 +113,7 @@ it("at the read models' position, streams their details: the same bytes as the e
 it('keeps to its cursor when the read models move on while it streams', async () => {
   const present = await (await fetch(`${service.baseUrl}/api/v1/export`)).text();
   const exporter = service.app.get(CatalogExport);
-  const snapshot = await exporter.snapshot(service.app.get(ReadModels).checkpointNow()!, null);
+  const snapshot = await exporter.snapshot(service.app.get(ResponseCache).checkpointNow()!, null);
   expect(snapshot.cursor).toBe(JSON.parse(present).cursor);
   const stream = exporter.json(snapshot);
   // The head and the first listing: the first share of details is read.

@@ -6,7 +6,7 @@ import { parse, stringify } from 'yaml';
 import { spawn } from 'node:child_process';
 import { generateCatalog, writeCatalog } from './support/synthetic-catalog';
 import { runCli } from './support/cli';
-import { ReadModels } from '../src/projections/read-models.service';
+import { ProjectionState } from '../src/projections/projection-state';
 import { dropNamespace, REDIS_URL, startService, uniqueNamespace } from './support/harness';
 import { FIXTURES } from './support/fixtures';
 
@@ -185,7 +185,7 @@ describe('ingest, re-ingest, revise, withdraw, history, export', () => {
       expect(after).toBeGreaterThan(before);
       // Built once, by the lease holder: the generations allocated are the first ones and this one.
       expect(Number(await redis.get(`{${service.namespace}:rm}:seq`))).toBe(after);
-      expect(service.app.get(ReadModels).status().generation).toBe(after);
+      expect(service.app.get(ProjectionState).status().generation).toBe(after);
     } finally {
       await service.close();
     }

@@ -11,7 +11,7 @@ import { parseErrorEntry } from '../src/error-reference/write/error-entry.docume
 import { ProjectionWait } from '../src/projections/projection-wait';
 import { Redis } from 'ioredis';
 import { ReadCache } from '../src/projections/read-cache';
-import { ReadModels } from '../src/projections/read-models.service';
+import { LiveSearchIndex } from '../src/search/live-search-index';
 import { RedisConnection } from '../src/redis/redis-connection';
 import { storedBody, StoredBody } from '../src/http/stored-body';
 import { commandsDuring, getJson, RunningService, startService, testConfig } from './support/harness';
@@ -93,10 +93,10 @@ it('serves the error reference from memory until an entry changes, then the new 
 
 it('runs a read once for all the requests that miss the cache together, and shares the result', async () => {
   const client = a.app.get(RedisConnection).client as Redis;
-  const readModels = a.app.get(ReadModels);
-  const searchIndex = readModels.searchIndex.bind(readModels);
+  const search = a.app.get(LiveSearchIndex);
+  const current = search.current.bind(search);
   let searches = 0;
-  readModels.searchIndex = () => (searches++, searchIndex());
+  search.current = () => (searches++, current());
   // Neither was asked for before: every one of these requests misses the cache.
   const { result: [searchResponses, details], commands: seen } = await commandsDuring(client, () =>
     Promise.all([
@@ -105,7 +105,7 @@ it('runs a read once for all the requests that miss the cache together, and shar
     ]),
   );
 
-  readModels.searchIndex = searchIndex;
+  search.current = current;
   const searchTexts = new Set(await Promise.all(searchResponses.map((r) => r.text())));
   const detailTexts = new Set(await Promise.all(details.map((r) => r.text())));
   expect(searchTexts.size).toBe(1);

@@ -9,7 +9,7 @@ import { LISTING_PUBLISHED, LISTING_REVISED, LISTING_WITHDRAWN } from '../src/li
 import type { ListingDocument } from '../src/listings/write/listing.document';
 import { ProjectionRunner } from '../src/projections/projection-runner.service';
 import { ProjectionWait } from '../src/projections/projection-wait';
-import { ReadModels } from '../src/projections/read-models.service';
+import { LiveSearchIndex } from '../src/search/live-search-index';
 import { deleteMatching } from '../src/redis/delete-matching';
 import { RedisConnection } from '../src/redis/redis-connection';
 import { IndexFollower } from '../src/search/index-follower';
@@ -76,14 +76,14 @@ it('follows revisions and withdrawals batch by batch to what a fresh index of th
   expect(revised.total).toBe(55);
   expect(revised.results.every((r) => catalog.slice(5, 60).some((l) => l.slug === r.slug))).toBe(true);
 
-  const followed = await service.app.get(ReadModels).searchIndex();
+  const followed = await service.app.get(LiveSearchIndex).current();
   const fresh = new IndexFollower(store, service.app.get(Categories));
   await fresh.catchUp(await store.lastPosition());
   expect(snapshot(followed)).toEqual(snapshot(fresh.current));
 }, 120_000);
 
 it('catches up at the next check when catching up failed as a change arrived (search does not stay behind the details)', async () => {
-  const follower = (service.app.get(ReadModels) as unknown as { follower: IndexFollower }).follower;
+  const follower = (service.app.get(LiveSearchIndex) as unknown as { follower: IndexFollower }).follower;
   const held = follower as unknown as { store: EventStore };
   const realStore = held.store;
   // Redis going away for a moment exactly as a change arrives cannot be had on demand: the follower's

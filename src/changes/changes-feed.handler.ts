@@ -1,5 +1,5 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { ReadModels } from '../projections/read-models.service';
+import { ResponseCache } from '../projections/response-cache';
 import { API_PREFIX } from '../listings/views/listing-views';
 import { storedBody, StoredBody } from '../http/stored-body';
 import { AtomEntry, AtomLink, renderAtom, renderRss } from './atom-feed';
@@ -22,13 +22,13 @@ const NEVER = '1970-01-01T00:00:00.000Z';
 @QueryHandler(ChangesFeedQuery)
 export class ChangesFeedHandler implements IQueryHandler<ChangesFeedQuery, StoredBody> {
   constructor(
-    private readonly readModels: ReadModels,
+    private readonly responses: ResponseCache,
     private readonly log: ChangeLog,
   ) {}
 
   execute(query: ChangesFeedQuery): Promise<StoredBody> {
-    return this.readModels.response(query.cacheKey, async () => {
-      const upTo = this.readModels.checkpointNow(); // first, before anything awaits: see checkpointNow
+    return this.responses.response(query.cacheKey, async () => {
+      const upTo = this.responses.checkpointNow(); // first, before anything awaits: see checkpointNow
       const base = query.baseUrl;
       const links: AtomLink[] = [{ rel: 'self', href: `${base}${query.url}`, type: query.format === 'rss' ? 'application/rss+xml' : 'application/atom+xml' }];
       let newestFirst: DescribedChange[];

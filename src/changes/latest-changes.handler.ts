@@ -1,6 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import type { Change } from '../contract/responses';
-import { ReadModels } from '../projections/read-models.service';
+import { ResponseCache } from '../projections/response-cache';
 import { storedBody, StoredBody } from '../http/stored-body';
 import { ChangeLog } from './change-log';
 import { LatestChangesQuery } from './latest-changes.query';
@@ -14,13 +14,13 @@ export interface LatestChanges {
 @QueryHandler(LatestChangesQuery)
 export class LatestChangesHandler implements IQueryHandler<LatestChangesQuery, StoredBody> {
   constructor(
-    private readonly readModels: ReadModels,
+    private readonly responses: ResponseCache,
     private readonly log: ChangeLog,
   ) {}
 
   execute(query: LatestChangesQuery): Promise<StoredBody> {
-    return this.readModels.response(query.key, async () => {
-      const upTo = this.readModels.checkpointNow(); // first, before anything awaits: see checkpointNow
+    return this.responses.response(query.key, async () => {
+      const upTo = this.responses.checkpointNow(); // first, before anything awaits: see checkpointNow
       const newest = await this.log.latest(query.limit, upTo);
       const body: LatestChanges = { changes: newest.map(({ change, name }) => ({ change, name })) };
       return storedBody(JSON.stringify(body));

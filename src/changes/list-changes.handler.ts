@@ -1,6 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { badRequest } from '../http/problem';
-import { ReadModels } from '../projections/read-models.service';
+import { ResponseCache } from '../projections/response-cache';
 import { API_PREFIX } from '../listings/views/listing-views';
 import { storedBody, StoredBody } from '../http/stored-body';
 import { encodeChangeCursor } from './change-cursor';
@@ -20,13 +20,13 @@ export function unknownCursor() {
 @QueryHandler(ListChangesQuery)
 export class ListChangesHandler implements IQueryHandler<ListChangesQuery, StoredBody> {
   constructor(
-    private readonly readModels: ReadModels,
+    private readonly responses: ResponseCache,
     private readonly log: ChangeLog,
   ) {}
 
   execute(query: ListChangesQuery): Promise<StoredBody> {
-    return this.readModels.response(query.url, async () => {
-      const upTo = this.readModels.checkpointNow(); // first, before anything awaits: see checkpointNow
+    return this.responses.response(query.url, async () => {
+      const upTo = this.responses.checkpointNow(); // first, before anything awaits: see checkpointNow
       if (!(await this.log.knows(query.after))) throw unknownCursor();
       const page = await this.log.page(query.after, query.limit, upTo);
       const nextCursor = encodeChangeCursor(page.end);

@@ -6,6 +6,8 @@ import { FILTER_LIST } from '../contract/listing-filters';
 import type { ToolDetailResponse } from '../contract/responses';
 import { unconfirmed } from '../listings/write/listing-facts';
 import { ReadModels } from '../projections/read-models.service';
+import { ResponseCache } from '../projections/response-cache';
+import { LiveSearchIndex } from '../search/live-search-index';
 import { SearchBudget } from '../operations/search-budget';
 import { storedBody, StoredBody } from '../http/stored-body';
 import { GetLlmsTextQuery } from './llms-txt.query';
@@ -25,18 +27,23 @@ export const LLMS_FULL_LISTINGS = 1000;
 export class GetLlmsTextHandler implements IQueryHandler<GetLlmsTextQuery, StoredBody> {
   constructor(
     private readonly readModels: ReadModels,
+    private readonly responses: ResponseCache,
+    private readonly search: LiveSearchIndex,
     private readonly categories: Categories,
     private readonly budget: SearchBudget,
   ) {}
 
   async execute({ full, baseUrl, client }: GetLlmsTextQuery): Promise<StoredBody> {
     const key = `${full ? 'llms-full' : 'llms'}:${baseUrl}`;
+    const cached = this.responses.cachedResponse(key);
+    if (cached) return cached;
     // A render is as costly as a search (llms-full.txt is megabytes at thousands of listings).
-    return this.budget.cachedOrSpent(this.readModels, key, client, async () => storedBody(full ? await this.fullText(baseUrl) : await this.text(baseUrl)));
+    await this.budget.spend(client);
+    return this.responses.response(key, async () => storedBody(full ? await this.fullText(baseUrl) : await this.text(baseUrl)));
   }
 
   private async text(base: string): Promise<string> {
-    const index = await this.readModels.searchIndex();
+    const index = await this.search.current();
     const lines = [...this.head(base, index.size)];
     for (const category of this.categories.all) {
       const page = index.browse({ ...NO_FILTERS, category: category.slug }, { limit: LLMS_PER_CATEGORY });
@@ -55,7 +62,7 @@ export class GetLlmsTextHandler implements IQueryHandler<GetLlmsTextQuery, Store
   }
 
   private async fullText(base: string): Promise<string> {
-    const index = await this.readModels.searchIndex();
+    const index = await this.search.current();
     const slugs = index.browse(NO_FILTERS, { limit: LLMS_FULL_LISTINGS }).listings.map((listing) => listing.slug);
     const details = await this.readModels.details(slugs);
     const lines = [...this.head(base, index.size)];

@@ -9,6 +9,7 @@ import { ApiProblem } from '../http/problem';
 import { parseMoment, QueryParams, single } from '../http/query-params';
 import { CACHE_CONTROL, matchesEtag, sendJson } from '../http/send-json';
 import { ReadModels } from '../projections/read-models.service';
+import { ResponseCache } from '../projections/response-cache';
 import { storedBody } from '../http/stored-body';
 import { CatalogExport, CatalogSnapshot } from './catalog-export';
 import { ExportGate } from './export-gate';
@@ -26,6 +27,7 @@ export class ExportController {
   constructor(
     private readonly exporter: CatalogExport,
     private readonly readModels: ReadModels,
+    private readonly responses: ResponseCache,
     private readonly gate: ExportGate,
   ) {}
 
@@ -50,7 +52,7 @@ export class ExportController {
   /** The position the read models being served have reached: an export never runs ahead of the API. */
   private async checkpoint(): Promise<string> {
     await this.readModels.categories(); // waits for the read models, like any read
-    const checkpoint = this.readModels.checkpointNow();
+    const checkpoint = this.responses.checkpointNow();
     if (checkpoint === null) throw new ApiProblem(503, 'store-unavailable', 'Service unavailable', 'the directory has no read models yet; retry shortly');
     return checkpoint;
   }

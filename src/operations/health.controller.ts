@@ -2,7 +2,7 @@ import { Controller, Get, Res } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { AppConfig } from '../config/app-config';
 import { ApiProblem, sendProblem } from '../http/problem';
-import { ReadModels } from '../projections/read-models.service';
+import { ProjectionState, type ReadModelsStatus } from '../projections/projection-state';
 import { EventLoopLag } from './event-loop-lag';
 import { storeProblem } from '../projections/store-watch';
 
@@ -53,7 +53,7 @@ export function redisCheck(silentMs: number | null, eventLoopDelayMs: number): C
 @Controller()
 export class HealthController {
   constructor(
-    private readonly readModels: ReadModels,
+    private readonly state: ProjectionState,
     private readonly config: AppConfig,
     private readonly loop: EventLoopLag,
   ) {}
@@ -73,7 +73,7 @@ export class HealthController {
   }
 
   private readiness(): Record<string, Check> {
-    const status = this.readModels.status();
+    const status = this.state.status();
     const silentMs = Date.now() - status.lastContact;
     const problem = storeProblem(status.store);
     // A process whose event loop was blocked read nothing from Redis meanwhile: the silence is its own.
@@ -90,7 +90,7 @@ export class HealthController {
     };
   }
 
-  private projection(status: ReturnType<ReadModels['status']>): Check {
+  private projection(status: ReadModelsStatus): Check {
     const facts = { lag: status.lag, projectorActive: status.projectorActive };
     if (!status.failure) {
       if (status.caughtUp || status.generation === null) return up(facts);

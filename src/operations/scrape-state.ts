@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { ReadCacheSection } from '../projections/read-cache';
-import { ReadModels, type ReadModelsStatus } from '../projections/read-models.service';
+import { ProjectionState, type ReadModelsStatus } from '../projections/projection-state';
+import { ReadModels } from '../projections/read-models.service';
+import { LiveSearchIndex } from '../search/live-search-index';
 import { RedisConnection } from '../redis/redis-connection';
 
 /** What one scrape of /metrics reports of this process and the store: read once, before the registry renders. */
@@ -20,12 +22,14 @@ export interface ScrapeState {
 export class ScrapeStateReader {
   constructor(
     private readonly readModels: ReadModels,
+    private readonly search: LiveSearchIndex,
+    private readonly projection: ProjectionState,
     private readonly redis: RedisConnection,
   ) {}
 
   async read(): Promise<ScrapeState> {
-    const projection = this.readModels.status();
-    const [lagSeconds, index, prober] = await Promise.all([this.lagSeconds(projection), this.readModels.searchIndex(), this.proberStats()]);
+    const projection = this.projection.status();
+    const [lagSeconds, index, prober] = await Promise.all([this.lagSeconds(projection), this.search.current(), this.proberStats()]);
     const { hits, misses } = this.readModels.cache;
     return { cache: { hits, misses }, projection, lagSeconds, liveness: index.liveCounts(), prober };
   }

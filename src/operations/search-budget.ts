@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config';
-import type { StoredBody } from '../http/stored-body';
 import { RedisConnection } from '../redis/redis-connection';
 import { clientKey } from './client-address';
 import { Metrics } from './metrics';
@@ -9,8 +8,9 @@ import { RateBudgets, rateLimited, refusalPause } from './rate-budgets';
 /**
  * The second, smaller budget: searches a client may make a minute that the read cache cannot answer
  * (each runs the search engine; an answer from the cache costs next to nothing). The search handler
- * spends it before it runs a search or joins the same search under way; past the budget the client gets
- * 429 until its window closes.
+ * spends it after a cache miss, before it runs a search or joins the same search under way, so one
+ * client's refusal is never another's; so do the renders as costly as a search (llms-full.txt, the
+ * sitemap). Past the budget the client gets 429 until its window closes.
  */
 @Injectable()
 export class SearchBudget {
@@ -47,22 +47,4 @@ export class SearchBudget {
       throw rateLimited(state, 'searches that the cache could not answer');
     }
   }
-
-  /**
-   * An answer from the read cache, else built after spending one search of `client`: a search, and a render
-   * as costly as one (llms-full.txt, the sitemap), is paid for by the client asking, before it is run or
-   * joined, so one client's refusal is never another's.
-   */
-  async cachedOrSpent(cache: ResponseCache, key: string, client: string | null, build: () => Promise<StoredBody>, isEmpty?: () => boolean): Promise<StoredBody> {
-    const cached = cache.cachedResponse(key);
-    if (cached) return cached;
-    await this.spend(client);
-    return cache.response(key, build, isEmpty);
-  }
-}
-
-/** What cachedOrSpent needs of the read models' response cache. */
-interface ResponseCache {
-  cachedResponse(key: string): StoredBody | undefined;
-  response(key: string, build: () => Promise<StoredBody>, isEmpty?: () => boolean): Promise<StoredBody>;
 }

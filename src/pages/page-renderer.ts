@@ -6,7 +6,7 @@ import { AppConfig } from '../config/app-config';
 import { baseUrlOf } from '../http/base-url';
 import { CACHE_CONTROL, sendBody } from '../http/send-json';
 import { storedBody, StoredBody } from '../http/stored-body';
-import { ReadModels } from '../projections/read-models.service';
+import { ResponseCache } from '../projections/response-cache';
 import type { Lang } from './messages';
 import { PAGE_CSP } from './page-errors.filter';
 import { inLang } from './page-paths';
@@ -27,7 +27,7 @@ export const PAGE_SIZE = 20;
 export class PageRenderer {
   constructor(
     private readonly queries: QueryBus,
-    private readonly readModels: ReadModels,
+    private readonly responses: ResponseCache,
     private readonly config: AppConfig,
   ) {}
 
@@ -46,7 +46,7 @@ export class PageRenderer {
     options: { vary?: string[]; isEmpty?: () => boolean } = {},
   ): Promise<FastifyReply> {
     const base = baseUrlOf(request, this.config);
-    const body = await this.readModels.response(`page:${base}${inLang(lang, path)}`, async () => storedBody(renderDocument(await build(pageContext(lang, path, base)))), options.isEmpty);
+    const body = await this.responses.response(`page:${base}${inLang(lang, path)}`, async () => storedBody(renderDocument(await build(pageContext(lang, path, base)))), options.isEmpty);
     return sendBody(request, reply.header('content-security-policy', PAGE_CSP), body, HTML_TYPE, options.vary);
   }
 

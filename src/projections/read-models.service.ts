@@ -5,23 +5,17 @@ import { EventStore } from '../event-store/event-store.service';
 import { RedisConnection, type RedisClient } from '../redis/redis-connection';
 import type { GenerationKeys } from '../redis/redis-keys';
 import { splitEtag, StoredBody } from '../http/stored-body';
-import { IndexFollower } from '../search/index-follower';
-import type { SearchIndex } from '../search/search-index';
-import type { ModelIndex } from '../search/model-index';
+import { LiveSearchIndex } from '../search/live-search-index';
+import { ProjectionState } from './projection-state';
 import { ReadCache } from './read-cache';
-import { ProjectionStatus, ReadModelWatcher } from './read-model-watcher';
-import { storeProblem } from './store-watch';
-
-/** What this process knows of the read models (see status()). */
-export interface ReadModelsStatus extends ProjectionStatus {
-  /** Whether the search index has caught up with the read models at least once. */
-  searchReady: boolean;
-}
+import { ReadModelWatcher } from './read-model-watcher';
+import { ResponseCache } from './response-cache';
 
 /**
- * The query side's access to the read models: the live generation in Redis (details, comparison rows,
- * categories, the error reference) with this process's read cache in front, and the search index held in
- * memory (see IndexFollower).
+ * The query side's reads of the live generation in Redis (details, comparison rows, categories, the error
+ * reference) with this process's read cache in front; and what keeps this process in step with the read
+ * models. It builds the three other parts the query side reads by (each its own provider, see
+ * ReadModelsModule): the ResponseCache, the LiveSearchIndex and the ProjectionState.
  *
  * The read models change only when the projector commits a batch or a rebuild switches generations; the
  * ReadModelWatcher tells of each change (and looks every READ_POLL_MS in case it missed one). When the
@@ -33,7 +27,9 @@ export class ReadModels implements OnApplicationBootstrap {
   private checkpoint: string | null = null;
   private started: Promise<void> | null = null;
   readonly cache: ReadCache;
-  private readonly follower: IndexFollower;
+  readonly responses: ResponseCache;
+  readonly search: LiveSearchIndex;
+  readonly state: ProjectionState;
   private readonly movedListeners: Array<() => void> = [];
 
   constructor(
@@ -44,7 +40,9 @@ export class ReadModels implements OnApplicationBootstrap {
     categories: Categories,
   ) {
     this.cache = new ReadCache({ enabled: config.readCache, responses: config.readCacheResponses, bytes: config.readCacheMb * 1024 * 1024 });
-    this.follower = new IndexFollower(store, categories);
+    this.responses = new ResponseCache(this.cache, () => this.ready(), () => this.checkpoint);
+    this.search = new LiveSearchIndex(store, categories, () => this.ready(), () => this.checkpoint);
+    this.state = new ProjectionState(watcher, () => this.search.isLoaded);
   }
 
   /** Keys of the live generation, or null when nothing has been projected yet. */
@@ -111,66 +109,9 @@ export class ReadModels implements OnApplicationBootstrap {
     return this.cache.whole('errors', () => this.redis.client.hvals(keys.errorEntries));
   }
 
-  /** The search index, once it has caught up with the read models (the first start waits for it). */
-  async searchIndex(): Promise<SearchIndex> {
-    await this.ready();
-    if (!this.follower.isLoaded) await this.follower.catchUp(this.checkpoint);
-    return this.follower.current;
-  }
-
-  /** The model catalog, fed with the search index and as current (see searchIndex). */
-  async modelIndex(): Promise<ModelIndex> {
-    await this.searchIndex();
-    return this.follower.currentModels;
-  }
-
-  /**
-   * A whole response built from the read models (search results, comparisons, error lists), kept until
-   * they change. `key` must identify the response completely (a canonical URL); `isEmpty` tells the
-   * answers that found nothing (kept apart, see ReadCache).
-   */
-  async response(key: string, build: () => Promise<StoredBody>, isEmpty?: (body: StoredBody) => boolean): Promise<StoredBody> {
-    await this.ready();
-    return this.cache.response(key, build, isEmpty);
-  }
-
-  /** A whole response the cache holds (see `response`), or undefined: nothing is read or built. */
-  cachedResponse(key: string): StoredBody | undefined {
-    return this.cache.cachedResponse(key);
-  }
-
-  /**
-   * The position of the log the read models this process serves have applied (null: nothing projected
-   * yet). Read it at the start of a `response` build: it moves in the same step that clears the cache, so
-   * a response built from it is never kept past a change.
-   */
-  checkpointNow(): string | null {
-    return this.checkpoint;
-  }
-
-  /** Resolves once the search index has caught up with the read models this process serves now. */
-  searchCaughtUp(): Promise<void> {
-    return this.follower.catchUp(this.checkpoint);
-  }
-
   /** Calls `listener` once, the next time the read models this process serves move (a batch, a switch). */
   onceMoved(listener: () => void): void {
     this.movedListeners.push(listener);
-  }
-
-  /** What this process knows of the read models, without asking Redis (the watcher looks every second). */
-  status(): ReadModelsStatus {
-    return { ...this.watcher.status(), searchReady: this.follower.isLoaded };
-  }
-
-  /** Why this process cannot serve the store Redis holds now (emptied, replaced), or null: read on every request. */
-  storeProblem(): string | null {
-    return storeProblem(this.watcher.storeStatus());
-  }
-
-  /** Calls `listener` whenever the store this process serves is found emptied (RESEED_EMPTY_STORE). */
-  onStoreEmptied(listener: () => void): void {
-    this.watcher.onStoreEmptied(listener);
   }
 
   /** Starts following the read models with the application, so /readyz knows before the first request. */
@@ -195,17 +136,17 @@ export class ReadModels implements OnApplicationBootstrap {
     const moved = generation !== this.generation || checkpoint !== this.checkpoint;
     // Nothing moved and the index is there: done. A catch-up that failed (Redis went away as a change
     // arrived) left the index behind the checkpoint already recorded: the next look tries it again.
-    if (!force && this.config.readCache && !moved && this.follower.hasReached(checkpoint)) return;
+    if (!force && this.config.readCache && !moved && this.search.hasReached(checkpoint)) return;
     this.generation = generation;
     this.checkpoint = checkpoint;
     this.cache.clear();
     for (const listener of this.movedListeners.splice(0)) listener();
-    const caughtUp = this.follower.catchUp(checkpoint).then(() => {
+    const caughtUp = this.search.catchUp(checkpoint).then(() => {
       // Search responses built while the index was catching up showed the old catalog.
       this.cache.clear();
     });
     // The first load (seconds for a large catalog) goes on in the background: details need no index.
-    if (this.follower.isLoaded) await caughtUp;
+    if (this.search.isLoaded) await caughtUp;
     else caughtUp.catch((error: Error) => this.watcher.failed(error));
   }
 }

@@ -25,6 +25,8 @@ const { CommandBus } = require('@nestjs/cqrs');
 const { ImportCatalogCommand } = require(join(dist, 'catalog', 'import', 'import-catalog.command'));
 const { EventStore } = require(join(dist, 'event-store', 'event-store.service'));
 const { ReadModels } = require(join(dist, 'projections', 'read-models.service'));
+const { ResponseCache } = require(join(dist, 'projections', 'response-cache'));
+const { LiveSearchIndex } = require(join(dist, 'search', 'live-search-index'));
 const { drainAndClose } = require(join(dist, 'operations', 'shutdown'));
 
 let session: Session;
@@ -99,8 +101,9 @@ it('one search (a first search since the catalog changed) crosses the files "One
     expect((await app.get(CommandBus).execute(new ImportCatalogCommand(['fixtures'], 'test'))).problems).toEqual([]);
     const readModels = app.get(ReadModels);
     const last = await app.get(EventStore).lastPosition();
-    while (readModels.checkpointNow() !== last) await new Promise<void>((resolve) => readModels.onceMoved(resolve));
-    await readModels.searchCaughtUp();
+    const responses = app.get(ResponseCache);
+    while (responses.checkpointNow() !== last) await new Promise<void>((resolve) => readModels.onceMoved(resolve));
+    await app.get(LiveSearchIndex).caughtUp();
     // This client has asked before: its budgets' first grants from Redis are behind it (the common case).
     expect((await fetch(`http://127.0.0.1:${port}/api/v1/tools/search?q=warm`)).status).toBe(200);
     const crossed = await filesCrossed(async () => {

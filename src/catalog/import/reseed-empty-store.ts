@@ -2,7 +2,7 @@ import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
 import { AppConfig } from '../../config/app-config';
 import { EventStore } from '../../event-store/event-store.service';
-import { ReadModels } from '../../projections/read-models.service';
+import { ProjectionState } from '../../projections/projection-state';
 import { seedStoreIfEmpty } from './seed-if-empty';
 
 /**
@@ -18,13 +18,13 @@ export class ReseedEmptyStore implements OnApplicationBootstrap {
 
   constructor(
     private readonly config: AppConfig,
-    private readonly readModels: ReadModels,
+    private readonly projection: ProjectionState,
     private readonly store: EventStore,
     private readonly commands: CommandBus,
   ) {}
 
   onApplicationBootstrap(): void {
-    if (this.config.reseedEmptyStore) this.readModels.onStoreEmptied(() => void this.reseed());
+    if (this.config.reseedEmptyStore) this.projection.onStoreEmptied(() => void this.reseed());
   }
 
   private async reseed(): Promise<void> {

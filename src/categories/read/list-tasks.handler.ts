@@ -1,6 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { storedBody, StoredBody } from '../../http/stored-body';
-import { ReadModels } from '../../projections/read-models.service';
+import { ResponseCache } from '../../projections/response-cache';
+import { LiveSearchIndex } from '../../search/live-search-index';
 import { Categories } from '../categories';
 import { ListTasksQuery } from './list-tasks.query';
 
@@ -8,13 +9,14 @@ import { ListTasksQuery } from './list-tasks.query';
 @QueryHandler(ListTasksQuery)
 export class ListTasksHandler implements IQueryHandler<ListTasksQuery, StoredBody> {
   constructor(
-    private readonly readModels: ReadModels,
+    private readonly responses: ResponseCache,
+    private readonly search: LiveSearchIndex,
     private readonly categories: Categories,
   ) {}
 
   execute(): Promise<StoredBody> {
-    return this.readModels.response('/api/v1/tasks', async () => {
-      const counts = (await this.readModels.searchIndex()).taskCounts();
+    return this.responses.response('/api/v1/tasks', async () => {
+      const counts = (await this.search.current()).taskCounts();
       const tasks = this.categories.tasks.map((task) => ({ ...task, count: counts.get(task.slug) ?? 0 }));
       const links = { self: '/api/v1/tasks', listings: '/api/v1/tools?task={slug}', search: '/api/v1/tools/search?task={slug}&q={query}' };
       return storedBody(JSON.stringify({ success: true, total: tasks.length, tasks, _links: links }));

@@ -1,5 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { ReadModels } from '../../projections/read-models.service';
+import { ResponseCache } from '../../projections/response-cache';
 import { storedBody, StoredBody } from '../../http/stored-body';
 import { ListErrorsQuery } from './list-errors.query';
 
@@ -12,11 +13,14 @@ interface ServedErrorEntry {
 /** The stored entries of the error reference that match, by provider, status and title. */
 @QueryHandler(ListErrorsQuery)
 export class ListErrorsHandler implements IQueryHandler<ListErrorsQuery, StoredBody> {
-  constructor(private readonly readModels: ReadModels) {}
+  constructor(
+    private readonly readModels: ReadModels,
+    private readonly responses: ResponseCache,
+  ) {}
 
   execute(query: ListErrorsQuery): Promise<StoredBody> {
     const { provider, status } = query;
-    return this.readModels.response(query.url, async () => {
+    return this.responses.response(query.url, async () => {
       const entries = (await this.readModels.errorEntries())
         .map((json) => ({ json, entry: JSON.parse(json) as ServedErrorEntry }))
         .filter(({ entry }) => (provider === null || entry.provider === provider) && (status === null || entry.status === status))

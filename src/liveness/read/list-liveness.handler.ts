@@ -1,7 +1,8 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { NO_FILTERS } from '../../contract/listing-filters';
 import type { ToolSummary } from '../../contract/listing-views';
-import { ReadModels } from '../../projections/read-models.service';
+import { ResponseCache } from '../../projections/response-cache';
+import { LiveSearchIndex } from '../../search/live-search-index';
 import { API_PREFIX } from '../../listings/views/listing-views';
 import { storedBody, StoredBody } from '../../http/stored-body';
 import { browseCursor } from '../../http/paging-cursor';
@@ -14,11 +15,14 @@ import { ListLivenessQuery } from './list-liveness.query';
  */
 @QueryHandler(ListLivenessQuery)
 export class ListLivenessHandler implements IQueryHandler<ListLivenessQuery, StoredBody> {
-  constructor(private readonly readModels: ReadModels) {}
+  constructor(
+    private readonly responses: ResponseCache,
+    private readonly search: LiveSearchIndex,
+  ) {}
 
   execute(query: ListLivenessQuery): Promise<StoredBody> {
-    return this.readModels.response(query.url, async () => {
-      const index = await this.readModels.searchIndex();
+    return this.responses.response(query.url, async () => {
+      const index = await this.search.current();
       const page = index.browse({ ...NO_FILTERS, live: query.state }, { limit: query.limit, after: query.after ?? undefined });
       const nextCursor = page.next ? browseCursor(page.next, query.request) : null;
       const listings = page.listings.map(({ summary }) => {

@@ -7,7 +7,7 @@ import { ApiProblem } from '../../http/problem';
 import type { QueryParams } from '../../http/query-params';
 import { compareQueryOf } from '../../listings/read/compare/compare-params';
 import { ListToolsQuery } from '../../listings/read/list/list-tools.query';
-import { ReadModels } from '../../projections/read-models.service';
+import { LiveSearchIndex } from '../../search/live-search-index';
 import { MESSAGES } from '../messages';
 import { PageErrorFilter } from '../page-errors.filter';
 import { comparePath, langOfPath, PAGE_PATHS } from '../page-paths';
@@ -25,7 +25,7 @@ const COMPARE_CHOICES = 24;
 export class ComparePageController {
   constructor(
     private readonly pages: PageRenderer,
-    private readonly readModels: ReadModels,
+    private readonly search: LiveSearchIndex,
   ) {}
 
   /** The comparison of `ids` (one list, or the boxes of a form, each given as `ids`), plus `more` typed in (slugs or names). */
@@ -35,7 +35,7 @@ export class ComparePageController {
     const lang = langOfPath(request.url);
     const params = request.query as QueryParams;
     // Boxes give slugs; what is typed in `more` may be a slug or a listing's name ("Claude", "通义千问").
-    const index = await this.readModels.searchIndex();
+    const index = await this.search.current();
     const typed = [params.more].flat().filter((value): value is string => typeof value === 'string').flatMap((value) => value.split(','));
     const named = typed.map((entry) => entry.trim()).filter(Boolean).map((entry) => (index.has(entry.toLowerCase()) ? entry : (index.slugNamed(entry) ?? entry)));
     const given = [[params.ids].flat(), named].flat().filter((value): value is string => typeof value === 'string' && value.trim() !== '');

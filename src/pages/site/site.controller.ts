@@ -11,7 +11,7 @@ import { listQueryOf } from '../../listings/read/list/list-params';
 import type { ListToolsQuery } from '../../listings/read/list/list-tools.query';
 import { listModelsQueryOf } from '../../models/read/list/list-models-params';
 import { SearchBudget } from '../../operations/search-budget';
-import { ReadModels } from '../../projections/read-models.service';
+import { ResponseCache } from '../../projections/response-cache';
 import { PAGE_ASSETS, pageAsset } from '../page-assets';
 import { PageErrorFilter, RouteNotFound } from '../page-errors.filter';
 import { langOfPath, PAGE_PATHS, searchPath } from '../page-paths';
@@ -29,7 +29,7 @@ import { OPENSEARCH_TYPE, openSearchXml, sitemapXml } from './site-files';
 export class SiteController {
   constructor(
     private readonly pages: PageRenderer,
-    private readonly readModels: ReadModels,
+    private readonly responses: ResponseCache,
     private readonly config: AppConfig,
     private readonly budget: SearchBudget,
   ) {}
@@ -41,7 +41,9 @@ export class SiteController {
     const base = baseUrlOf(request, this.config);
     const key = `page:${base}/sitemap.xml`;
     // Megabytes at thousands of listings: a render the cache cannot answer spends from the search budget.
-    const body = await this.budget.cachedOrSpent(this.readModels, key, request.ip, async () => {
+    const cached = this.responses.cachedResponse(key);
+    if (!cached) await this.budget.spend(request.ip);
+    const body = cached ?? (await this.responses.response(key, async () => {
       const categories = await pages.read<CategoriesResponse>(new ListCategoriesQuery());
       const slugs: string[] = [];
       let query: ListToolsQuery | null = listQueryOf({});
@@ -58,7 +60,7 @@ export class SiteController {
         modelQuery = page.nextCursor ? listModelsQueryOf({ limit: '100', cursor: page.nextCursor }) : null;
       }
       return storedBody(sitemapXml(base, categories.categories.map((c) => c.slug), slugs, models));
-    });
+    }));
     return sendBody(request, reply, body, 'application/xml; charset=utf-8');
   }
 

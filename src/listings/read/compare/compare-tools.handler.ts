@@ -1,6 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { notFound } from '../../../http/problem';
 import { ReadModels } from '../../../projections/read-models.service';
+import { ResponseCache } from '../../../projections/response-cache';
 import { API_PREFIX } from '../../views/listing-views';
 import { storedBody, StoredBody } from '../../../http/stored-body';
 import type { ComparisonRow } from '../../../contract/listing-views';
@@ -18,12 +19,13 @@ import { CompareToolsQuery } from './compare-tools.query';
 export class CompareToolsHandler implements IQueryHandler<CompareToolsQuery, StoredBody> {
   constructor(
     private readonly readModels: ReadModels,
+    private readonly responses: ResponseCache,
     private readonly timeline: ListingTimeline,
   ) {}
 
   execute(query: CompareToolsQuery): Promise<StoredBody> {
     const { ids, url } = query;
-    return this.readModels.response(url, async () => {
+    return this.responses.response(url, async () => {
       const rows = await this.readModels.comparisons(ids);
       const compared: string[] = [];
       const comparedIds: string[] = [];

@@ -4,6 +4,8 @@ import type { GoneListing, ToolDetailResponse } from '../../../contract/response
 import type { ErrorEntryDocument } from '../../../error-reference/write/error-entry.document';
 import { notFound } from '../../../http/problem';
 import { ReadModels } from '../../../projections/read-models.service';
+import { ResponseCache } from '../../../projections/response-cache';
+import { LiveSearchIndex } from '../../../search/live-search-index';
 import { SearchBudget } from '../../../operations/search-budget';
 import { RenderState } from '../../views/render-state';
 import { API_PREFIX, renderListing } from '../../views/listing-views';
@@ -25,6 +27,8 @@ const CLOSEST = 3;
 export class GetToolHandler implements IQueryHandler<GetToolQuery, StoredBody> {
   constructor(
     private readonly readModels: ReadModels,
+    private readonly responses: ResponseCache,
+    private readonly search: LiveSearchIndex,
     private readonly timeline: ListingTimeline,
     private readonly categories: Categories,
     private readonly budget: SearchBudget,
@@ -54,7 +58,7 @@ export class GetToolHandler implements IQueryHandler<GetToolQuery, StoredBody> {
   private async closest(slug: string, client: string | null): Promise<string[]> {
     const words = slug.replace(/[-_]+/g, ' ').trim();
     if (words === '' || !(await this.budget.trySpend(client))) return [];
-    const index = await this.readModels.searchIndex();
+    const index = await this.search.current();
     return index
       .search(words, NO_FILTERS, { limit: CLOSEST, offset: 0 })
       .hits.filter((hit) => hit.matched.length > 0)
@@ -81,7 +85,7 @@ export class GetToolHandler implements IQueryHandler<GetToolQuery, StoredBody> {
    * withdrawn at that moment.
    */
   private asOf(slug: string, moment: string): Promise<StoredBody> {
-    return this.readModels.response(`${API_PREFIX}/tools/${slug}?asOf=${moment}`, async () => {
+    return this.responses.response(`${API_PREFIX}/tools/${slug}?asOf=${moment}`, async () => {
       const { document, existed, withdrawal } = await this.timeline.documentAt(slug, moment);
       if (!document) {
         if (existed && withdrawal) {

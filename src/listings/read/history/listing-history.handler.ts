@@ -6,7 +6,7 @@ import { UNPUBLISHED_LISTING_FIELDS } from '../../../contract/listing-views';
 import { diffFields, RevisedData, valuesOf, WithdrawnData } from '../../../event-store/document-aggregate';
 import { notFound } from '../../../http/problem';
 import { listingAggregate } from '../../write/listing.aggregate';
-import { ReadModels } from '../../../projections/read-models.service';
+import { ResponseCache } from '../../../projections/response-cache';
 import { API_PREFIX } from '../../views/listing-views';
 import { storedBody, StoredBody } from '../../../http/stored-body';
 import { ListingTimeline } from '../timeline/listing-timeline';
@@ -50,12 +50,12 @@ export class ListingHistoryHandler implements IQueryHandler<ListingHistoryQuery,
   private readonly changes = new LRUCache<string, string>({ maxSize: CHANGES_KEPT_CHARS, sizeCalculation: (json, position) => json.length + position.length });
 
   constructor(
-    private readonly readModels: ReadModels,
+    private readonly responses: ResponseCache,
     private readonly timeline: ListingTimeline,
   ) {}
 
   execute(query: ListingHistoryQuery): Promise<StoredBody> {
-    return this.readModels.response(query.url, async () => {
+    return this.responses.response(query.url, async () => {
       // The page's changes (kind and index), worked out in Redis from the history's summaries up to what the
       // read models show; the documents are read for the page's changes only, whatever the length.
       const history = await this.timeline.historyPage(query.slug, query.before, query.limit);

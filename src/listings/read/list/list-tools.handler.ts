@@ -1,6 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { Categories } from '../../../categories/categories';
-import { ReadModels } from '../../../projections/read-models.service';
+import { ResponseCache } from '../../../projections/response-cache';
+import { LiveSearchIndex } from '../../../search/live-search-index';
 import { API_PREFIX } from '../../views/listing-views';
 import { storedBody, StoredBody } from '../../../http/stored-body';
 import { browseCursor } from '../../../http/paging-cursor';
@@ -14,13 +15,14 @@ import { ListToolsQuery } from './list-tools.query';
 @QueryHandler(ListToolsQuery)
 export class ListToolsHandler implements IQueryHandler<ListToolsQuery, StoredBody> {
   constructor(
-    private readonly readModels: ReadModels,
+    private readonly responses: ResponseCache,
+    private readonly search: LiveSearchIndex,
     private readonly categories: Categories,
   ) {}
 
   execute(query: ListToolsQuery): Promise<StoredBody> {
-    return this.readModels.response(query.url, async () => {
-      const index = await this.readModels.searchIndex();
+    return this.responses.response(query.url, async () => {
+      const index = await this.search.current();
       const order = query.order;
       const page = index.browse(query.filters, { limit: query.limit, after: query.after ?? undefined }, order);
       const nextCursor = page.next ? browseCursor(page.next, query.request) : null;

@@ -2,7 +2,8 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { performance } from 'node:perf_hooks';
 import { Metrics } from '../../../operations/metrics';
 import { SearchBudget } from '../../../operations/search-budget';
-import { ReadModels } from '../../../projections/read-models.service';
+import { ResponseCache } from '../../../projections/response-cache';
+import { LiveSearchIndex } from '../../../search/live-search-index';
 import { API_PREFIX } from '../../views/listing-views';
 import { storedBody, StoredBody } from '../../../http/stored-body';
 import type { SearchAnswer } from '../../../search/search-index';
@@ -18,19 +19,21 @@ import { SearchToolsQuery } from './search-tools.query';
 @QueryHandler(SearchToolsQuery)
 export class SearchToolsHandler implements IQueryHandler<SearchToolsQuery, StoredBody> {
   constructor(
-    private readonly readModels: ReadModels,
+    private readonly responses: ResponseCache,
+    private readonly search: LiveSearchIndex,
     private readonly budget: SearchBudget,
     private readonly metrics: Metrics,
   ) {}
 
   async execute(query: SearchToolsQuery): Promise<StoredBody> {
+    const cached = this.responses.cachedResponse(query.url);
+    if (cached) return cached;
+    await this.budget.spend(query.client);
     let found = 0;
-    return this.budget.cachedOrSpent(
-      this.readModels,
+    return this.responses.response(
       query.url,
-      query.client,
       async () => {
-        const index = await this.readModels.searchIndex();
+        const index = await this.search.current();
         const started = performance.now();
         const answer = index.search(query.q, query.filters, { limit: query.limit, offset: query.offset }, query.sort);
         found = answer.total;

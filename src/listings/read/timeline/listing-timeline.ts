@@ -9,7 +9,7 @@ import type { GoneListing, ToolDetailResponse } from '../../../contract/response
 import { LIVENESS_AGGREGATE, livenessAggregate } from '../../../liveness/rules/liveness.aggregate';
 import { LISTING_AGGREGATE, listingAggregate } from '../../write/listing.aggregate';
 import type { ListingDocument } from '../../write/listing.document';
-import { ReadModels } from '../../../projections/read-models.service';
+import { ResponseCache } from '../../../projections/response-cache';
 import { API_PREFIX } from '../../views/listing-views';
 import { storedBody } from '../../../http/stored-body';
 
@@ -23,12 +23,12 @@ import { storedBody } from '../../../http/stored-body';
 export class ListingTimeline {
   constructor(
     private readonly store: EventStore,
-    private readonly readModels: ReadModels,
+    private readonly responses: ResponseCache,
   ) {}
 
   /** The listing's events the read models show, oldest first (none: never published, or not shown yet). */
   async events(slug: string): Promise<StoredEvent[]> {
-    const upTo = this.readModels.checkpointNow();
+    const upTo = this.responses.checkpointNow();
     if (upTo === null) return [];
     const events = await this.store.readAggregate(LISTING_AGGREGATE, slug);
     return events.filter((event) => comparePositions(event.position, upTo) <= 0);
@@ -39,7 +39,7 @@ export class ListingTimeline {
    * first: a revision of unpublished fields only (the editor's note) is no change a reader sees.
    */
   async historyPage(slug: string, before: number | null, limit: number): Promise<HistoryPage> {
-    const upTo = this.readModels.checkpointNow();
+    const upTo = this.responses.checkpointNow();
     if (upTo === null) return { versions: 0, lastKind: null, total: 0, nextBefore: null, changes: [] };
     return this.store.historyPage(LISTING_AGGREGATE, slug, { upTo, before, limit, withdrawnType: listingAggregate.types.withdrawn, hidden: UNPUBLISHED_LISTING_FIELDS });
   }
@@ -51,8 +51,8 @@ export class ListingTimeline {
 
   /** Why a listing the read models do not hold is gone, if it ever was published (else null: unknown). */
   async withdrawn(slug: string): Promise<GoneListing | null> {
-    const stored = await this.readModels.response(`withdrawn:${slug}`, async () => {
-      const upTo = this.readModels.checkpointNow();
+    const stored = await this.responses.response(`withdrawn:${slug}`, async () => {
+      const upTo = this.responses.checkpointNow();
       const last = upTo === null ? null : await this.store.latestEvent(LISTING_AGGREGATE, slug, upTo);
       if (!last || listingAggregate.documentAfter(last) !== null) return storedBody('null');
       const data = last.data as WithdrawnData;
@@ -64,7 +64,7 @@ export class ListingTimeline {
 
   /** The listing's liveness as published at `moment` (null: not checked by then), up to what the read models show. */
   async livenessAt(slug: string, moment: string): Promise<Liveness | null> {
-    const upTo = this.readModels.checkpointNow();
+    const upTo = this.responses.checkpointNow();
     if (upTo === null) return null;
     const last = await this.store.latestEvent(LIVENESS_AGGREGATE, slug, upTo, moment);
     return last ? livenessAggregate.documentAfter(last) : null;
@@ -73,7 +73,7 @@ export class ListingTimeline {
   /** The listing as published at `moment` (null: not published then), and whether it had been published before. */
   async documentAt(slug: string, moment: string): Promise<{ document: ListingDocument | null; existed: boolean; withdrawal: StoredEvent | null }> {
     // Its newest event by then, found in the event store without reading the listing's whole history.
-    const upTo = this.readModels.checkpointNow();
+    const upTo = this.responses.checkpointNow();
     const last = upTo === null ? null : await this.store.latestEvent(LISTING_AGGREGATE, slug, upTo, moment);
     const document = last ? listingAggregate.documentAfter(last) : null;
     return { document, existed: last !== null, withdrawal: last && document === null ? last : null };

@@ -3,7 +3,8 @@ import type { ModelOffer } from '../../../contract/model-views';
 import { notFound } from '../../../http/problem';
 import { storedBody, StoredBody } from '../../../http/stored-body';
 import { API_PREFIX } from '../../../listings/views/listing-views';
-import { ReadModels } from '../../../projections/read-models.service';
+import { ResponseCache } from '../../../projections/response-cache';
+import { LiveSearchIndex } from '../../../search/live-search-index';
 import { offersByPrice } from '../../views/model-views';
 import { CompareModelsQuery } from './compare-models.query';
 
@@ -14,11 +15,14 @@ import { CompareModelsQuery } from './compare-models.query';
  */
 @QueryHandler(CompareModelsQuery)
 export class CompareModelsHandler implements IQueryHandler<CompareModelsQuery, StoredBody> {
-  constructor(private readonly readModels: ReadModels) {}
+  constructor(
+    private readonly responses: ResponseCache,
+    private readonly search: LiveSearchIndex,
+  ) {}
 
   execute(query: CompareModelsQuery): Promise<StoredBody> {
-    return this.readModels.response(query.url, async () => {
-      const index = await this.readModels.modelIndex();
+    return this.responses.response(query.url, async () => {
+      const index = await this.search.currentModels();
       const found = query.ids.map((id) => index.get(id));
       const notFoundIds = query.ids.filter((_, i) => !found[i]);
       const views = found.filter((view) => view !== null);

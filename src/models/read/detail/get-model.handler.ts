@@ -5,7 +5,8 @@ import { notFound } from '../../../http/problem';
 import { storedBody, StoredBody } from '../../../http/stored-body';
 import { ListingTimeline } from '../../../listings/read/timeline/listing-timeline';
 import { API_PREFIX } from '../../../listings/views/listing-views';
-import { ReadModels } from '../../../projections/read-models.service';
+import { ResponseCache } from '../../../projections/response-cache';
+import { LiveSearchIndex } from '../../../search/live-search-index';
 import { offersByPrice } from '../../views/model-views';
 import { GetModelQuery } from './get-model.query';
 import { modelHistory } from './model-history';
@@ -17,13 +18,14 @@ import { modelHistory } from './model-history';
 @QueryHandler(GetModelQuery)
 export class GetModelHandler implements IQueryHandler<GetModelQuery, StoredBody> {
   constructor(
-    private readonly readModels: ReadModels,
+    private readonly responses: ResponseCache,
+    private readonly search: LiveSearchIndex,
     private readonly timeline: ListingTimeline,
   ) {}
 
   execute(query: GetModelQuery): Promise<StoredBody> {
-    return this.readModels.response(query.url, async () => {
-      const view = (await this.readModels.modelIndex()).get(query.id);
+    return this.responses.response(query.url, async () => {
+      const view = (await this.search.currentModels()).get(query.id);
       if (!view) {
         throw notFound(`no model with id '${query.id}'; search the catalog with ${API_PREFIX}/models?q=${encodeURIComponent(query.id)}`, { id: query.id });
       }

@@ -2,18 +2,22 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { offsetCursor } from '../../../http/paging-cursor';
 import { storedBody, StoredBody } from '../../../http/stored-body';
 import { API_PREFIX } from '../../../listings/views/listing-views';
-import { ReadModels } from '../../../projections/read-models.service';
+import { ResponseCache } from '../../../projections/response-cache';
+import { LiveSearchIndex } from '../../../search/live-search-index';
 import { modelSummaryJson } from '../../views/model-views';
 import { ListModelsQuery } from './list-models.query';
 
 /** A page of the model catalog, from this process's model index (see ModelIndex): filters and sorts answer from memory. */
 @QueryHandler(ListModelsQuery)
 export class ListModelsHandler implements IQueryHandler<ListModelsQuery, StoredBody> {
-  constructor(private readonly readModels: ReadModels) {}
+  constructor(
+    private readonly responses: ResponseCache,
+    private readonly search: LiveSearchIndex,
+  ) {}
 
   execute(query: ListModelsQuery): Promise<StoredBody> {
-    return this.readModels.response(query.url, async () => {
-      const index = await this.readModels.modelIndex();
+    return this.responses.response(query.url, async () => {
+      const index = await this.search.currentModels();
       const page = index.query(query.filters, query.sort, { offset: query.offset, limit: query.limit });
       const end = query.offset + page.models.length;
       const nextCursor = end < page.total ? offsetCursor(end, query.request) : null;
