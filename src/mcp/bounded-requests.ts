@@ -26,13 +26,19 @@ export function mcpTurn(): Promise<void> {
  * - A request whose params the SDK's schemas refuse is Invalid params (-32602) naming the parameter,
  *   rather than Internal error (-32603) carrying the validator's issues as JSON.
  *
- * The SDK has no hook for either; its handlers are kept in `_requestHandlers` (a map from method to
- * handler), registered by the time the server is built, and wrapped here once.
+ * The SDK has no hook for either (its public `setRequestHandler` replaces a handler, and the SDK's own
+ * handlers, such as tools/call's, are not reachable to wrap); its handlers are kept in `_requestHandlers` (a
+ * map from method to handler), registered by the time the server is built, and wrapped here once. This is
+ * the one place that reaches into the SDK: the process refuses to start if the map is not where it was,
+ * and bounded-requests.spec.ts fails on an SDK that moves it or stops calling what it holds.
  */
 export function boundRequests(server: McpServer): void {
-  const handlers = (server.server as unknown as { _requestHandlers: Map<string, RequestHandler> })._requestHandlers;
-  for (const [method, handler] of handlers) {
-    handlers.set(method, async (request, extra) => {
+  const handlers = (server.server as unknown as { _requestHandlers?: unknown })?._requestHandlers;
+  if (!(handlers instanceof Map) || handlers.size === 0) {
+    throw new Error('the MCP SDK no longer keeps its request handlers in `_requestHandlers`: src/mcp/bounded-requests.ts must follow this SDK version');
+  }
+  for (const [method, handler] of handlers as Map<string, RequestHandler>) {
+    handlers.set(method, async (request: unknown, extra: unknown) => {
       await mcpTurn();
       try {
         return await handler(request, extra);
