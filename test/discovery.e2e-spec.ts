@@ -63,7 +63,7 @@ it('serves llms.txt in its format, with absolute links that resolve, and llms-fu
   const section = (slug: string) => full.split('\n## ').find((part) => part.includes(`/api/v1/tools/${slug}\n`))!;
   expect(section('kling')).toContain(`- Listing, with the source of each fact and the day it was checked: ${service.baseUrl}/api/v1/tools/kling`);
   expect(section('kling')).toContain("- Not yet confirmed on the provider's pages: free tier\n");
-  expect(section('serper')).toContain("- Not yet confirmed on the provider's pages: free tier, authentication, OpenAI compatibility\n");
+  expect(section('serper')).toContain("- Not yet confirmed on the provider's pages: authentication, free tier, OpenAI compatibility\n");
   expect(section('deepinfra')).toContain("- Not yet confirmed on the provider's pages: context\n");
   // OpenAI's context comes from its models, each with its source.
   expect(section('openai')).not.toContain('Not yet confirmed');

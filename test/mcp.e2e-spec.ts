@@ -310,7 +310,7 @@ describe('over Streamable HTTP at /mcp', () => {
     const serper = await call('get_tool', { slug: 'serper' });
     const tool = (serper.structuredContent as { tool: Facts }).tool;
     expect(tool).toMatchObject({ sources: null, models: null, prices: null, rateLimits: null });
-    expect(text(serper)).toContain(`Not yet confirmed on the provider's pages: free tier, OpenAI-compatible, auth type.`);
+    expect(text(serper)).toContain(`Not yet confirmed on the provider's pages: authentication, free tier, OpenAI compatibility.`);
     expect(text(serper)).toContain('Models: none recorded.');
     expect(text(serper)).toContain('Prices as data: none recorded');
     expect(text(serper)).toContain('Rate limits as data: none recorded.');

@@ -63,6 +63,8 @@ export type ComparedRateUnit = (typeof COMPARED_RATE_UNITS)[number];
 /** The facts every listing has that agents decide by, each to be confirmed on a page of the provider's. */
 export const DECISION_FACTS = ['auth', 'freeTier', 'openaiCompatible', 'contextTokens'] as const;
 export type DecisionFact = (typeof DECISION_FACTS)[number];
+/** Each decision fact as prose names it (llms-full.txt, the MCP text). */
+export const DECISION_FACT_NAMES: Record<DecisionFact, string> = { auth: 'authentication', freeTier: 'free tier', openaiCompatible: 'OpenAI compatibility', contextTokens: 'context' };
 
 export const QUOTA_PERIODS = ['once', 'day', 'month', 'year'] as const;
 export const LIMIT_METRICS = ['requests', 'tokens', 'input-tokens', 'output-tokens', 'characters', 'images', 'pages', 'emails', 'searches', 'audio-seconds', 'concurrent-requests'] as const;

@@ -4,7 +4,8 @@ import { NO_FILTERS } from '../contract/listing-filters';
 import type { ToolSummary } from '../contract/listing-views';
 import { FILTER_LIST } from '../contract/listing-filters';
 import type { ToolDetailResponse } from '../contract/responses';
-import { unconfirmed } from '../listings/write/listing-facts';
+import { DECISION_FACT_NAMES } from '../contract/vocabulary';
+import { unconfirmedFacts } from '../listings/write/listing-facts';
 import { ReadModels } from '../projections/read-models.service';
 import { ResponseCache } from '../projections/response-cache';
 import { LiveSearchIndex } from '../search/live-search-index';
@@ -122,7 +123,6 @@ export class GetLlmsTextHandler implements IQueryHandler<GetLlmsTextQuery, Store
 
 /** The line naming the facts above that no page of the provider's confirms yet (none when all are sourced). */
 function unconfirmedLine(tool: ToolDetailResponse['tool']): string[] {
-  const names = { freeTier: 'free tier', auth: 'authentication', openaiCompatible: 'OpenAI compatibility', contextTokens: 'context' } as const;
-  const facts = (Object.keys(names) as Array<keyof typeof names>).filter((fact) => unconfirmed(tool, fact));
-  return facts.length > 0 ? [`- Not yet confirmed on the provider's pages: ${facts.map((fact) => names[fact]).join(', ')}`] : [];
+  const facts = unconfirmedFacts(tool);
+  return facts.length > 0 ? [`- Not yet confirmed on the provider's pages: ${facts.map((fact) => DECISION_FACT_NAMES[fact]).join(', ')}`] : [];
 }

@@ -1,7 +1,8 @@
 import type { z } from 'zod';
 import type { lifecycleSchema, modelSchema, rateLimitsSchema, rateSchema, sourceSchema } from '../contract/listing-facts';
 import type { ComparisonRow, ToolDetail, ToolSummary } from '../contract/listing-views';
-import { unconfirmed } from '../listings/write/listing-facts';
+import { unconfirmedFacts } from '../listings/write/listing-facts';
+import { DECISION_FACT_NAMES } from '../contract/vocabulary';
 import type { CategoriesResponse, CompareResponse, ErrorsResponse, ListResponse, SearchResponse, ToolDetailResponse } from '../contract/responses';
 
 /**
@@ -240,12 +241,6 @@ function contextSource(tool: ToolDetail): Source | null {
   return tool.models?.find((m) => m.contextTokens === tool.contextTokens)?.source ?? tool.sources?.contextTokens ?? null;
 }
 
-/** The decision facts of every listing that no page of the provider's confirms yet, as the text names them. */
-function unconfirmedFacts(tool: ToolDetail): string[] {
-  const names = { freeTier: 'free tier', openaiCompatible: 'OpenAI-compatible', auth: 'auth type', contextTokens: 'context' } as const;
-  return (Object.keys(names) as Array<keyof typeof names>).filter((fact) => unconfirmed(tool, fact)).map((fact) => names[fact]);
-}
-
 export function detailText({ tool }: ToolDetailResponse): string {
   const citations = new Citations();
   const { cite } = citations;
@@ -256,7 +251,7 @@ export function detailText({ tool }: ToolDetailResponse): string {
     `auth type: ${tool.authType}${cite(tool.sources?.auth ?? null)}`,
     ...(tool.contextTokens ? [`context: ${tokens(tool.contextTokens)} tokens${cite(contextSource(tool))}`] : []),
   ];
-  const notConfirmed = unconfirmedFacts(tool);
+  const notConfirmed = unconfirmedFacts(tool).map((fact) => DECISION_FACT_NAMES[fact]);
   return [
     `${tool.name} (${tool.slug}; ${tool.nameCn}) — category ${tool.category}${tool.categoryCn ? ` (${tool.categoryCn})` : ''}, ${tool.status}, popularity ${tool.popularity}/100`,
     tool.description,

@@ -1,8 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import type { ErrorEntryDocument } from '../../error-reference/write/error-entry.document';
 import type { ModelEntryDocument } from '../../models/write/model-entry.document';
-import { unconfirmed } from '../../listings/write/listing-facts';
-import { DECISION_FACTS } from '../../contract/vocabulary';
+import { unconfirmedFacts } from '../../listings/write/listing-facts';
 import { type ListingDocument } from '../../listings/write/listing.document';
 import { aliasKey, type SdkLanguage } from '../../contract/vocabulary';
 import type { ContentProblem, LoadedListing } from './content-files';
@@ -681,7 +680,7 @@ export function staleListings(listings: LoadedListing[], today: Date, days = STA
  */
 export function unsourcedFacts(listings: LoadedListing[]): Array<{ slug: string; facts: string[] }> {
   return listings
-    .map(({ listing }) => ({ slug: listing.slug, facts: DECISION_FACTS.filter((fact) => unconfirmed(listing, fact)) }))
+    .map(({ listing }) => ({ slug: listing.slug, facts: unconfirmedFacts(listing) }))
     .filter(({ facts }) => facts.length > 0)
     .sort((a, b) => (a.slug < b.slug ? -1 : 1));
 }

@@ -19,6 +19,7 @@ import {
   LifecycleStatus,
   ComparedRateUnit,
   DecisionFact,
+  DECISION_FACTS,
   LIFECYCLE_STATUSES,
   RATE_UNITS,
   QUOTA_PERIODS,
@@ -118,6 +119,11 @@ export function unconfirmed(listing: Confirmable, fact: DecisionFact): boolean {
   if (listing.sources?.[fact]) return false;
   if (fact !== 'contextTokens') return true;
   return listing.contextTokens !== null && !(listing.models ?? []).some((model) => model.contextTokens !== null);
+}
+
+/** The decision facts of the listing that no page of the provider's confirms yet, in DECISION_FACTS' order. */
+export function unconfirmedFacts(listing: Confirmable): DecisionFact[] {
+  return DECISION_FACTS.filter((fact) => unconfirmed(listing, fact));
 }
 
 
