@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { getMetadataStorage } from 'class-validator';
+import type { ValidationMetadata } from 'class-validator/types/metadata/ValidationMetadata';
 import { z } from 'zod';
 import { ErrorEntryDocumentDto } from '../error-reference/write/error-entry.document';
 import { nestedTypeOf } from './validation';
@@ -20,12 +21,41 @@ import {
  * other, or given another type, fails here.
  */
 
-/** A field's type as the DTO's validators state it. */
+/** A field's type and bounds as the DTO's validators state them. */
 interface FieldType {
   type: 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object';
   items?: FieldType['type'];
   values?: unknown[];
   nullable: boolean;
+  /** Lengths of a string (of each item, for a list of strings), sizes of a list, limits of a number. */
+  bounds?: Bounds;
+}
+
+interface Bounds {
+  minLength?: number;
+  maxLength?: number;
+  minItems?: number;
+  maxItems?: number;
+  minimum?: number;
+  maximum?: number;
+}
+
+/** What class-validator's length, size and limit rules say, as JSON Schema words (undefined: none). */
+function dtoBounds(own: ValidationMetadata[], each: ValidationMetadata[]): Bounds | undefined {
+  const bounds: Bounds = {};
+  const constraint = (list: ValidationMetadata[], name: string, at = 0) => list.find((m) => m.name === name)?.constraints[at] as number | undefined;
+  const length = [...own, ...each].find((m) => m.name === 'isLength');
+  if (length) Object.assign(bounds, { minLength: length.constraints[0], ...(length.constraints[1] !== undefined ? { maxLength: length.constraints[1] } : {}) });
+  const sizes = { minItems: constraint(own, 'arrayMinSize'), maxItems: constraint(own, 'arrayMaxSize'), minimum: constraint(own, 'min'), maximum: constraint(own, 'max') };
+  for (const [word, value] of Object.entries(sizes)) if (value !== undefined) bounds[word as keyof Bounds] = value;
+  return saying(bounds);
+}
+
+/** The bounds that say something: a list or a string of at least 0 is any list or string. */
+function saying(bounds: Bounds): Bounds | undefined {
+  if (bounds.minItems === 0) delete bounds.minItems;
+  if (bounds.minLength === 0) delete bounds.minLength;
+  return Object.keys(bounds).length > 0 ? bounds : undefined;
 }
 
 const STRING_RULES = new Set(['isString', 'isSlug', 'isHttpsUrl', 'isIsoDate', 'isTag', 'matches', 'isLength', 'hasHan', 'isFact', 'isRegionCode', 'isCurrencyCode']);
@@ -42,11 +72,12 @@ function dtoFields(dto: new () => object): Map<string, FieldType> {
     const scalar = (list: typeof rules): FieldType['type'] | undefined =>
       has(list, 'isBoolean') ? 'boolean' : has(list, 'isInt') ? 'integer' : has(list, 'isNumber') ? 'number' : list.some((m) => STRING_RULES.has(m.name ?? '') || m.name === 'isIn') ? 'string' : undefined;
     const nullable = rules.some((m) => m.type === 'conditionalValidation');
+    const bounds = dtoBounds(own, each);
     if (has(own, 'isArray')) {
       const nested = rules.some((m) => m.type === 'nestedValidation');
-      fields.set(property, { type: 'array', items: nested ? 'object' : scalar(each), values: each.find((m) => m.name === 'isIn')?.constraints[0], nullable });
+      fields.set(property, { type: 'array', items: nested ? 'object' : scalar(each), values: each.find((m) => m.name === 'isIn')?.constraints[0], nullable, bounds });
     } else {
-      fields.set(property, { type: scalar(own) ?? 'object', values: own.find((m) => m.name === 'isIn')?.constraints[0], nullable });
+      fields.set(property, { type: scalar(own) ?? 'object', values: own.find((m) => m.name === 'isIn')?.constraints[0], nullable, bounds });
     }
   }
   return fields;
@@ -54,12 +85,21 @@ function dtoFields(dto: new () => object): Map<string, FieldType> {
 
 /** The same description of a published field, read from its zod schema's JSON Schema. */
 function viewField(schema: z.ZodType): FieldType {
-  const json = z.toJSONSchema(schema, { target: 'openapi-3.0' }) as { type: string; nullable?: boolean; enum?: unknown[]; items?: { type: string; enum?: unknown[] } };
+  type Json = Bounds & { type: string; nullable?: boolean; enum?: unknown[]; items?: Json };
+  const json = z.toJSONSchema(schema, { target: 'openapi-3.0' }) as Json;
+  const bounds: Bounds = {};
+  const words = ['minLength', 'maxLength', 'minItems', 'maxItems', 'minimum', 'maximum'] as const;
+  for (const word of words) {
+    const value = json[word] ?? (word.endsWith('Length') ? json.items?.[word] : undefined);
+    // zod states an integer's safe range; the DTOs leave it unsaid.
+    if (value !== undefined && Math.abs(value) !== Number.MAX_SAFE_INTEGER) bounds[word] = value;
+  }
   return {
     type: json.type as FieldType['type'],
     items: json.items?.type as FieldType['type'] | undefined,
     values: json.enum ?? json.items?.enum,
     nullable: json.nullable === true,
+    bounds: saying(bounds),
   };
 }
 

@@ -7,6 +7,15 @@ import { CURRENCIES, LIFECYCLE_STATUSES, LIMIT_METRICS, LIMIT_PERIODS, LIMIT_SCO
  */
 
 const text = z.string();
+/**
+ * A string of `min` to `max` characters. The content files' DTOs set these bounds (src/listings/write/);
+ * the published schemas state them again, so that a client knows them, and listing-contract.spec.ts holds
+ * the two equal.
+ */
+export const bounded = (min: number, max: number) => z.string().min(min).max(max);
+/** The bounds of a source's quote and of the reason for a source off the provider's domains. */
+const quote = bounded(1, 300);
+const offDomainReason = bounded(1, 200);
 const date = z.string().meta({ format: 'date' });
 const httpsUrl = z.string().regex(/^https:\/\//).meta({ format: 'uri' });
 
@@ -14,8 +23,8 @@ export const sourceSchema = z
   .object({
     url: httpsUrl.describe('The page that states the fact.'),
     checked: date.describe('The day an editor last checked the fact there.'),
-    quote: text.nullable().describe('A few words of the page that state it.'),
-    offDomainReason: text.nullable().describe("Why a page off the provider's domains is the source; null when it is on them."),
+    quote: quote.nullable().describe('A few words of the page that state it.'),
+    offDomainReason: offDomainReason.nullable().describe("Why a page off the provider's domains is the source; null when it is on them."),
     staleAfter: date.describe('After this day the check is older than the directory allows (180 days): treat the fact as stale until it is checked again.'),
   })
   .describe('Where a fact comes from and when it was checked.');
@@ -25,9 +34,9 @@ export const lifecycleSchema = z
     status: z.enum(LIFECYCLE_STATUSES),
     since: date.nullable().describe('The day the current status began, when known.'),
     retiresAt: date.nullable().describe('The announced shutdown date.'),
-    replacedBy: z.array(text).nullable().describe("What to move to: listing slugs (a listing's lifecycle) or model ids of the same listing (a model's)."),
+    replacedBy: z.array(text).max(5).nullable().describe("What to move to: listing slugs (a listing's lifecycle) or model ids of the same listing (a model's)."),
     migrationUrl: httpsUrl.nullable(),
-    reason: text.nullable(),
+    reason: bounded(1, 300).nullable(),
     source: sourceSchema.nullable(),
   })
   .describe('Where the listing or model is in its life, and what replaces it.');
@@ -36,8 +45,8 @@ export const rateSchema = z.object({
   unit: z.enum(RATE_UNITS),
   price: z.number().min(0),
   percent: z.number().min(0).max(100).nullable().describe('A percentage charged besides the price (card payments).'),
-  appliesTo: text.nullable().describe('The tier, plan or part of the service it applies to.'),
-  note: text.nullable(),
+  appliesTo: bounded(1, 80).nullable().describe('The tier, plan or part of the service it applies to.'),
+  note: bounded(1, 200).nullable(),
   source: sourceSchema.nullable().describe("Where this rate comes from when another page than its block's (the prices', or its model's) states it; null: the block's source."),
 });
 
@@ -45,10 +54,10 @@ export const pricesSchema = z
   .object({
     currency: z.enum(CURRENCIES),
     models: z.array(z.enum(PRICING_MODELS)),
-    freeQuota: z.array(
-      z.object({ unit: z.enum(RATE_UNITS), amount: z.number().min(0), period: z.enum(QUOTA_PERIODS), conditions: text.nullable() }),
-    ),
-    rates: z.array(rateSchema),
+    freeQuota: z
+      .array(z.object({ unit: z.enum(RATE_UNITS), amount: z.number().min(0), period: z.enum(QUOTA_PERIODS), conditions: bounded(1, 200).nullable() }))
+      .max(20),
+    rates: z.array(rateSchema).max(60),
     batchDiscount: z.number().min(0).max(1).nullable().describe('The share taken off for batch requests.'),
     source: sourceSchema,
   })
@@ -77,10 +86,11 @@ export const rateLimitsSchema = z
         metric: z.enum(LIMIT_METRICS),
         per: z.enum(LIMIT_PERIODS).nullable().describe('The window; null for concurrent requests.'),
         limit: z.number().min(0),
-        appliesTo: text.nullable().describe('The model or endpoint it applies to, when not the whole API.'),
+        appliesTo: bounded(1, 120).nullable().describe('The model or endpoint it applies to, when not the whole API.'),
       }),
-    ),
-    headers: z.array(text).describe('Response headers that report the limits.'),
+    )
+      .max(60),
+    headers: z.array(text).max(20).describe('Response headers that report the limits.'),
     source: sourceSchema,
   })
   .describe('Rate limits as data, beside `rateLimit`.');
@@ -102,10 +112,10 @@ const regionCode = text.describe('Lowercase ISO 3166-1 alpha-2 country code, or 
 
 export const providerSchema = z
   .object({
-    name: text.describe("The company's name."),
-    nameCn: text.nullable().describe("The company's Chinese name, where it has one."),
+    name: bounded(1, 120).describe("The company's name."),
+    nameCn: bounded(1, 60).nullable().describe("The company's Chinese name, where it has one."),
     country: regionCode.nullable().describe("Where the company is headquartered: lowercase ISO 3166-1 alpha-2 code; null where no page of the provider's says."),
-    dataRegions: z.array(regionCode).describe('Where it says it processes or stores data (country codes, or eu); empty when it does not say.'),
+    dataRegions: z.array(regionCode).max(30).describe('Where it says it processes or stores data (country codes, or eu); empty when it does not say.'),
     source: sourceSchema,
     dataRegionsSource: sourceSchema.nullable(),
   })
@@ -113,13 +123,13 @@ export const providerSchema = z
 
 export const mcpServerSchema = z
   .object({
-    name: text,
+    name: bounded(1, 120),
     transport: z.enum(MCP_TRANSPORTS).describe('streamable-http or sse: a remote server at url; stdio: a local server run from package.'),
     url: text.regex(/^https:\/\//).nullable().describe('The endpoint of a remote server; a per-account part such as {server_id} is left as written.'),
-    package: z.object({ registry: z.enum(PACKAGE_REGISTRIES), name: text }).nullable().describe('The package of a local server.'),
-    auth: z.array(z.enum(MCP_AUTH)).describe('How a client authenticates: oauth, api-key or none.'),
-    covers: text.describe('What it lets an agent do.'),
-    coversCn: text,
+    package: z.object({ registry: z.enum(PACKAGE_REGISTRIES), name: bounded(1, 200) }).nullable().describe('The package of a local server.'),
+    auth: z.array(z.enum(MCP_AUTH)).min(1).describe('How a client authenticates: oauth, api-key or none.'),
+    covers: bounded(3, 300).describe('What it lets an agent do.'),
+    coversCn: bounded(2, 300),
     lifecycle: lifecycleSchema,
     source: sourceSchema,
   })
@@ -128,9 +138,9 @@ export const mcpServerSchema = z
 export const marketsSchema = z
   .object({
     worldwide: z.boolean().describe('Buyers can pay from anywhere.'),
-    buyerCountries: z.array(regionCode).describe('Countries whose buyers can pay.'),
-    merchantCountries: z.array(regionCode).describe('Countries where a business can sign up and be paid out.'),
-    settlementCurrencies: z.array(text).describe('Currencies it pays out in (ISO 4217).'),
+    buyerCountries: z.array(regionCode).max(250).describe('Countries whose buyers can pay.'),
+    merchantCountries: z.array(regionCode).max(250).describe('Countries where a business can sign up and be paid out.'),
+    settlementCurrencies: z.array(text).max(200).describe('Currencies it pays out in (ISO 4217).'),
     paymentMethods: z.array(z.enum(PAYMENT_METHODS)),
     source: sourceSchema,
   })
@@ -138,13 +148,13 @@ export const marketsSchema = z
 
 export const modelSchema = z.object({
   id: text.describe('The id the API takes.'),
-  name: text,
+  name: bounded(1, 100),
   kind: z.enum(MODEL_KINDS),
   input: z.array(z.enum(MODALITIES)),
   output: z.array(z.enum(MODALITIES)),
   contextTokens: z.number().int().min(1).nullable(),
   maxOutputTokens: z.number().int().min(1).nullable(),
-  prices: z.array(rateSchema),
+  prices: z.array(rateSchema).max(20),
   lifecycle: lifecycleSchema,
   source: sourceSchema,
   canonical: text.nullable().describe('The model entry this offer serves (GET /api/v1/models/{id}): the same upstream model whoever serves it; null where the model has no entry of its own yet.'),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { AUTH_TYPES, CODE_LANGUAGES, LISTING_STATUSES, SDK_LANGUAGES } from './vocabulary';
 import { livenessSchema } from '../liveness/liveness.schema';
-import { factSourcesSchema, priceFromSchema, lifecycleSchema, marketsSchema, mcpServerSchema, modelSchema, pricesSchema, providerSchema, rateLimitsSchema } from './listing-facts';
+import { bounded, factSourcesSchema, priceFromSchema, lifecycleSchema, marketsSchema, mcpServerSchema, modelSchema, pricesSchema, providerSchema, rateLimitsSchema } from './listing-facts';
 
 /**
  * The published views of a listing, in zod: every field a view may show is defined once here (type and
@@ -14,14 +14,16 @@ import { factSourcesSchema, priceFromSchema, lifecycleSchema, marketsSchema, mcp
 const text = z.string();
 const texts = z.array(z.string());
 const nullableText = z.string().nullable();
+/** A list of `min` to `max` strings of 1 to `length` characters each (the content files' bounds, see `bounded`). */
+const boundedList = (min: number, max: number, length: number) => z.array(bounded(1, length)).min(min).max(max);
 const httpsUrl = z.string().regex(/^https:\/\//).meta({ format: 'uri' });
 
 export const codeExampleSchema = z
   .object({
-    label: text,
-    title: text.describe('The same as label (the public directory calls it title).'),
+    label: bounded(1, 120),
+    title: bounded(1, 120).describe('The same as label (the public directory calls it title).'),
     language: z.enum(CODE_LANGUAGES),
-    code: text,
+    code: bounded(1, 6000),
   });
 
 const popularity = z.number().int().min(0).max(100).describe('Editorial estimate of adoption, 0-100.');
@@ -33,46 +35,49 @@ export const similarApiSchema = z
 /** Every field a view of a listing may show, defined once. */
 export const LISTING_VIEW_FIELDS = {
   slug: text.describe('Identifier in URLs and in compare ids: lowercase letters, digits and hyphens.'),
-  name: text,
-  nameCn: text.describe('The name in Chinese.'),
+  name: bounded(1, 120),
+  nameCn: bounded(1, 120).describe('The name in Chinese.'),
   category: text.describe('A category slug (see getCategories).'),
   categoryCn: nullableText.describe("The category's Chinese name; null when the category has none."),
-  description: text,
-  descriptionCn: text,
+  description: bounded(20, 300),
+  descriptionCn: bounded(10, 300),
   website: httpsUrl,
   docsUrl: httpsUrl,
-  pricing: text.describe('The pricing model in words, with the free tier if any.'),
-  auth: texts.describe('Authentication schemes as the provider documents them.'),
-  rateLimit: text,
-  latency: text,
-  maxTokens: nullableText.describe('Largest context in words; null where the API has none.'),
+  pricing: bounded(3, 400).describe('The pricing model in words, with the free tier if any.'),
+  auth: boundedList(1, 10, 300).describe('Authentication schemes as the provider documents them.'),
+  rateLimit: bounded(3, 400),
+  latency: bounded(2, 200),
+  maxTokens: bounded(1, 120).nullable().describe('Largest context in words; null where the API has none.'),
   popularity,
-  endpoints: z.array(text.regex(/^https:\/\//).describe('Absolute URL; path placeholders such as {id} are left as written.')),
-  sdks: texts,
-  features: texts,
-  usageTips: texts,
+  endpoints: z
+    .array(text.regex(/^https:\/\//).describe('Absolute URL; path placeholders such as {id} are left as written.'))
+    .min(1)
+    .max(30),
+  sdks: boundedList(1, 20, 40),
+  features: boundedList(0, 20, 300),
+  usageTips: boundedList(0, 20, 400),
   sponsored: z.boolean().describe('Paid placement. Never changes search rank.'),
-  codeExamples: z.array(codeExampleSchema),
-  tags: texts,
+  codeExamples: z.array(codeExampleSchema).min(1).max(10),
+  tags: texts.min(1).max(30),
   lastUpdated: z.string().meta({ format: 'date' }).describe('The day the facts were last checked.'),
   status: z.enum(LISTING_STATUSES),
-  aliases: texts.describe('Other names people and agents use for the API or its products (English or Chinese), former names too.'),
+  aliases: boundedList(0, 20, 60).describe('Other names people and agents use for the API or its products (English or Chinese), former names too.'),
   freeTier: z.boolean().describe('Whether the API can be used without paying, on an ongoing basis.'),
   openaiCompatible: z.boolean().describe("Whether the API accepts OpenAI's chat-completions wire format."),
   authType: z.enum(AUTH_TYPES).describe('The primary authentication scheme (details in `auth`).'),
   contextTokens: z.number().int().min(1).nullable().describe('Largest context, in tokens, of the models the listing names; null where the API has none.'),
-  sdkLanguages: z.array(z.enum(SDK_LANGUAGES)).describe('Languages of the official SDKs (curl: the plain HTTP API; cli: an official command line).'),
-  similarApis: z.array(similarApiSchema).describe('The listings the editor named as similar, as they are now.'),
+  sdkLanguages: z.array(z.enum(SDK_LANGUAGES)).min(1).max(20).describe('Languages of the official SDKs (curl: the plain HTTP API; cli: an official command line).'),
+  similarApis: z.array(similarApiSchema).max(10).describe('The listings the editor named as similar, as they are now.'),
   lifecycle: lifecycleSchema.nullable().describe('Where the listing is in its life; null where it has not been recorded yet.'),
   openapiUrl: httpsUrl.nullable().describe("The provider's machine-readable API description, where one is published."),
   statusPageUrl: httpsUrl.nullable().describe("The provider's status page."),
-  models: z.array(modelSchema).nullable().describe('The models the API serves; null where the listing sells none or they are not recorded yet.'),
+  models: z.array(modelSchema).max(80).nullable().describe('The models the API serves; null where the listing sells none or they are not recorded yet.'),
   prices: pricesSchema.nullable(),
   rateLimits: rateLimitsSchema.nullable(),
   sources: factSourcesSchema.nullable(),
   provider: providerSchema.nullable().describe('Who runs the API and where; null where not recorded yet.'),
-  tasks: texts.nullable().describe('What the listing does, as task slugs (GET /api/v1/tasks names them in both languages); null where not recorded yet.'),
-  mcpServers: z.array(mcpServerSchema).nullable().describe("The provider's official MCP servers; [] where it runs none, null where not recorded yet."),
+  tasks: texts.max(12).nullable().describe('What the listing does, as task slugs (GET /api/v1/tasks names them in both languages); null where not recorded yet.'),
+  mcpServers: z.array(mcpServerSchema).max(10).nullable().describe("The provider's official MCP servers; [] where it runs none, null where not recorded yet."),
   markets: marketsSchema.nullable().describe("A payment API's markets; null for other listings and where not recorded yet."),
   priceFrom: priceFromSchema.nullable().describe("The lowest current rate in the listing's main unit, with the model it is for; null where no prices are recorded."),
   liveness: livenessSchema.nullable().describe("Whether what the listing points at still answers, from the directory's own probes; null when it has not been checked yet."),
@@ -143,13 +148,13 @@ export const ERROR_ENTRY_VIEW_FIELDS = {
   provider: text.describe('The slug of the listing whose API returns it.'),
   providerName: nullableText.describe("The provider listing's name; null if it is not in the directory."),
   status: z.number().int().min(100).max(599),
-  title: text,
-  titleCn: text,
-  cause: text,
-  causeCn: text,
-  fix: text,
-  fixCn: text,
-  curlExample: nullableText,
+  title: bounded(2, 120),
+  titleCn: bounded(1, 120),
+  cause: bounded(10, 1000),
+  causeCn: bounded(5, 1000),
+  fix: bounded(10, 1000),
+  fixCn: bounded(5, 1000),
+  curlExample: bounded(1, 3000).nullable(),
   rateLimitsUrl: nullableText.describe("A 429 entry: the provider's listing, whose `rateLimits` give its limits as data (tier, scope, metric, window) or the headers that report them; null for other statuses, and where the provider's limits are not yet given as data."),
 };
 /** Fields of the model-entry content files that no view shows: the maker's domains (a rule for sources) and the editor's note. */
