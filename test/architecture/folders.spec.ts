@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import * as ts from 'typescript';
 
@@ -144,4 +144,16 @@ it('keeps every class of src/ within 250 lines and every function within 80, so 
     visit(source);
   }
   expect(long).toEqual([]);
+});
+
+it('names in the docs and the benchmarks’ README only paths of the project that exist', () => {
+  const documents = ['README.md', 'bench/README.md', ...readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+  const missing: string[] = [];
+  for (const document of documents) {
+    const text = readFileSync(join(root, document), 'utf8');
+    for (const [, path] of text.matchAll(/`((?:src|test|bench|ingest|docs|fixtures)\/[A-Za-z0-9_./-]+)`/g)) {
+      if (!existsSync(join(root, path))) missing.push(`${document}: ${path}`);
+    }
+  }
+  expect([...new Set(missing)]).toEqual([]);
 });
