@@ -30,15 +30,19 @@ it('names each listing with the facts it gives no source for yet (auth, freeTier
     const file = join(dir, 'listings', 'openai.yaml');
     const before = check(dir);
     const named = (stdout: string) => /give no source yet for some of auth, freeTier, openaiCompatible and contextTokens: (.*)$/m.exec(stdout)?.[1].split(/, (?![a-zA-Z]+[,)])/) ?? [];
-    // Exactly the listings whose file leaves one of the three without a source, each with those facts.
+    // Exactly the listings whose file states one of the facts without a source, each with those facts (a
+    // fact not stated, null, has nothing to source).
     const unsourced = readdirSync(join(dir, 'listings'))
       .map((name) => parse(readFileSync(join(dir, 'listings', name), 'utf8')))
-      .map(({ slug, sources, contextTokens, models }) => ({
-        slug,
-        facts: ['auth', 'freeTier', 'openaiCompatible', 'contextTokens'].filter((fact) =>
-          fact === 'contextTokens' ? contextTokens !== null && !(models ?? []).some((m: { contextTokens: number | null }) => m.contextTokens !== null) && !sources?.contextTokens : !sources?.[fact],
-        ),
-      }))
+      .map(({ slug, sources, contextTokens, models, authType, freeTier, openaiCompatible }) => {
+        const stated: Record<string, unknown> = { auth: authType, freeTier, openaiCompatible };
+        const facts = ['auth', 'freeTier', 'openaiCompatible', 'contextTokens'].filter((fact) =>
+          fact === 'contextTokens'
+            ? contextTokens !== null && !(models ?? []).some((m: { contextTokens: number | null }) => m.contextTokens !== null) && !sources?.contextTokens
+            : stated[fact] !== null && !sources?.[fact],
+        );
+        return { slug, facts };
+      })
       .filter(({ facts }) => facts.length > 0)
       .map(({ slug, facts }) => `${slug} (${facts.join(', ')})`);
     expect(named(before.stdout)).toEqual(unsourced.sort());

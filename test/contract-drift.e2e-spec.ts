@@ -117,7 +117,7 @@ function listAnswerWith(extra: Record<string, unknown>) {
     sort: { by: 'popular', priceUnit: null, modelKind: null, withoutRate: 0 },
     nextCursor: null,
     categories: [],
-    tools: [{ ...summary, slug: 'x', name: 'x', nameCn: '名', category: 'llm', description: 'd', descriptionCn: '描述', pricing: 'p', popularity: 1, status: 'online', website: 'https://x.io', docsUrl: 'https://x.io', auth: [], tags: [], sponsored: false, aliases: [], freeTier: true, openaiCompatible: false, authType: 'bearer', sdkLanguages: [], ...extra }],
+    tools: [{ ...summary, slug: 'x', name: 'x', nameCn: '名', category: 'llm', description: 'A description of twenty characters or more', descriptionCn: '一段十个字以上的中文描述', pricing: 'pay as you go', popularity: 1, status: 'online', website: 'https://x.io', docsUrl: 'https://x.io', auth: ['A bearer key'], tags: ['x'], sponsored: false, aliases: [], freeTier: true, openaiCompatible: false, authType: 'bearer', sdkLanguages: ['curl'], ...extra }],
     _links: {},
   };
 }

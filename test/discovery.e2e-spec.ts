@@ -1,6 +1,7 @@
 import { WithdrawListingCommand } from '../src/listings/write/commands/withdraw-listing/withdraw-listing.command';
 import { getJson, RunningService, startService } from './support/harness';
-import { FIXTURES } from './support/fixtures';
+import { fixtureListing, FIXTURES, withUnsourced } from './support/fixtures';
+import { PublishListingCommand } from '../src/listings/write/commands/publish-listing/publish-listing.command';
 
 /**
  * An agent that knows only the base URL finds everything from GET /: the operations, the OpenAPI
@@ -56,15 +57,20 @@ it('serves llms.txt in its format, with absolute links that resolve, and llms-fu
   const listingLinks = [...text.matchAll(/^- \[[^\]]+\]\((http[^)]+\/api\/v1\/tools\/[a-z0-9-]+)\): /gm)].map((m) => m[1]).filter((link) => !link.endsWith('/categories'));
   expect(listingLinks).toHaveLength(FIXTURES.listings);
   for (const link of listingLinks.slice(0, 10)) expect((await fetch(link)).status).toBe(200);
+  // A decision fact an editor has stated without a source yet (planted: the shipped content has none).
+  await service.command(new PublishListingCommand(withUnsourced(fixtureListing('mathpix'), ['freeTier']), { actor: 'test' }));
   const full = await (await get('/llms-full.txt')).text();
   expect(full.match(/^## /gm)).toHaveLength(FIXTURES.listings + 1);
   expect(full).toContain('```bash\ncurl');
-  // Each listing points to its facts' sources, and names the facts no page of the provider's confirms yet.
+  // Each listing points to its facts' sources, and names the facts no page of the provider's confirms yet;
+  // a fact no page states is said to be not stated, and is not an unconfirmed one.
   const section = (slug: string) => full.split('\n## ').find((part) => part.includes(`/api/v1/tools/${slug}\n`))!;
-  expect(section('kling')).toContain(`- Listing, with the source of each fact and the day it was checked: ${service.baseUrl}/api/v1/tools/kling`);
-  expect(section('kling')).toContain("- Not yet confirmed on the provider's pages: free tier\n");
-  expect(section('serper')).toContain("- Not yet confirmed on the provider's pages: authentication, free tier, OpenAI compatibility\n");
-  expect(section('deepinfra')).toContain("- Not yet confirmed on the provider's pages: context\n");
+  expect(section('mathpix')).toContain(`- Listing, with the source of each fact and the day it was checked: ${service.baseUrl}/api/v1/tools/mathpix`);
+  expect(section('mathpix')).toContain("- Not yet confirmed on the provider's pages: free tier\n");
+  expect(section('serper')).toContain('(free tier: not stated)');
+  expect(section('serper')).toContain('- OpenAI-compatible chat completions: not stated');
+  expect(section('serper')).not.toContain('Not yet confirmed');
+  expect(section('kling')).not.toContain('Not yet confirmed');
   // OpenAI's context comes from its models, each with its source.
   expect(section('openai')).not.toContain('Not yet confirmed');
 });

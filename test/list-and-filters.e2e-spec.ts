@@ -2,7 +2,7 @@ import { NO_FILTERS } from '../src/contract/listing-filters';
 import { PublishListingCommand } from '../src/listings/write/commands/publish-listing/publish-listing.command';
 import { WithdrawListingCommand } from '../src/listings/write/commands/withdraw-listing/withdraw-listing.command';
 import { getJson, RunningService, startService } from './support/harness';
-import { FIXTURES } from './support/fixtures';
+import { fixtureListing, FIXTURES, withUnsourced } from './support/fixtures';
 
 /**
  * The list of the whole directory (GET /api/v1/tools), paging with cursors on list and search, and the
@@ -377,10 +377,12 @@ describe("a listing's price from", () => {
 
 describe('the sources of the facts every listing has', () => {
   it('are served with the day each grows stale, and a fact not yet sourced is null beside the sourced ones', async () => {
-    const { status, body: { tool } } = await get('/api/v1/tools/kling');
+    // Planted: the shipped content sources every decision fact it states.
+    await service.command(new PublishListingCommand(withUnsourced(fixtureListing('mathpix'), ['freeTier']), { actor: 'test' }));
+    const { status, body: { tool } } = await get('/api/v1/tools/mathpix');
     expect(status).toBe(200);
     expect(tool.sources.freeTier).toBeNull();
-    expect(tool.sources.auth).toMatchObject({ url: 'https://github.com/KwaiVGI/ComfyUI-KLingAI-API/blob/af14fd116f83c1d505edd77ca6c7412306412004/py/api/client.py', checked: '2026-11-28', staleAfter: '2027-05-27' });
+    expect(tool.sources.auth).toMatchObject({ url: 'https://docs.mathpix.com/guides/authentication', checked: '2026-11-28', staleAfter: '2027-05-27' });
     expect(Object.keys(tool.sources).sort()).toEqual(['auth', 'contextTokens', 'freeTier', 'openaiCompatible']);
     const openai = (await get('/api/v1/tools/openai')).body.tool;
     for (const fact of ['auth', 'freeTier', 'openaiCompatible']) expect(openai.sources[fact].staleAfter).toMatch(/^\d{4}-\d{2}-\d{2}$/);

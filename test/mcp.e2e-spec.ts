@@ -15,7 +15,7 @@ import { parseListing } from '../src/listings/write/listing.document';
 import { DirectoryMcpServer } from '../src/mcp/directory-mcp-server';
 import { WithdrawListingCommand } from '../src/listings/write/commands/withdraw-listing/withdraw-listing.command';
 import { getJson, REDIS_URL, RunningService, startService } from './support/harness';
-import { FIXTURES } from './support/fixtures';
+import { fixtureListing, FIXTURES, withUnsourced } from './support/fixtures';
 
 /** Every tool the server offers: the public directory's five, get_errors, and the model catalog's. */
 const ALL_TOOLS = ['compare_models', 'compare_tools', 'get_errors', 'get_model', 'get_tool', 'list_categories', 'list_tools', 'search_models', 'search_tools'];
@@ -302,15 +302,20 @@ describe('over Streamable HTTP at /mcp', () => {
   });
 
   it('get_tool text names the decision facts no page of the provider confirms yet, and the facts as data not recorded', async () => {
-    const kling = await call('get_tool', { slug: 'kling' });
-    expect((kling.structuredContent as { tool: Facts }).tool.sources).toMatchObject({ freeTier: null });
-    expect(text(kling)).toContain(`Not yet confirmed on the provider's pages: free tier.`);
-    expect(lineOf(text(kling), 'Free tier: ')).toMatch(/^Free tier: no · OpenAI-compatible: no \[\d+\] · auth type: bearer \[\d+\]$/);
+    // A decision fact an editor has stated without a source yet (planted: the shipped content has none).
+    await service.command(new PublishListingCommand(withUnsourced(fixtureListing('mathpix'), ['freeTier']), { actor: 'test' }));
+    const mathpix = await call('get_tool', { slug: 'mathpix' });
+    expect((mathpix.structuredContent as { tool: Facts }).tool.sources).toMatchObject({ freeTier: null });
+    expect(text(mathpix)).toContain(`Not yet confirmed on the provider's pages: free tier.`);
+    expect(lineOf(text(mathpix), 'Free tier: ')).toMatch(/^Free tier: no · OpenAI-compatible: no \[\d+\] · auth type: header-key \[\d+\]$/);
 
     const serper = await call('get_tool', { slug: 'serper' });
     const tool = (serper.structuredContent as { tool: Facts }).tool;
     expect(tool).toMatchObject({ sources: null, models: null, prices: null, rateLimits: null });
-    expect(text(serper)).toContain(`Not yet confirmed on the provider's pages: authentication, free tier, OpenAI compatibility.`);
+    // Facts no page of Serper's states are not stated, rather than guessed (and so not unconfirmed).
+    expect(tool).toMatchObject({ freeTier: null, openaiCompatible: null, authType: null });
+    expect(lineOf(text(serper), 'Free tier: ')).toBe('Free tier: not stated · OpenAI-compatible: not stated · auth type: not stated');
+    expect(text(serper)).not.toContain('Not yet confirmed');
     expect(text(serper)).toContain('Models: none recorded.');
     expect(text(serper)).toContain('Prices as data: none recorded');
     expect(text(serper)).toContain('Rate limits as data: none recorded.');

@@ -25,19 +25,19 @@ export const LISTING_FILTERS = {
   },
   freeTier: {
     kind: 'boolean',
-    description: 'true: only APIs usable without paying; false: only those that are not.',
+    description: 'true: only APIs usable without paying; false: only those that are not. A listing that does not state it matches neither.',
     expected: 'true or false',
     example: true,
   },
   openaiCompatible: {
     kind: 'boolean',
-    description: "true: only APIs that accept OpenAI's chat-completions format; false: only those that do not.",
+    description: "true: only APIs that accept OpenAI's chat-completions format; false: only those that do not. A listing that does not state it matches neither.",
     expected: 'true or false',
     example: true,
   },
   auth: {
     kind: 'auth',
-    description: 'Only APIs whose primary authentication is this scheme.',
+    description: 'Only APIs whose primary authentication is this scheme (a listing that does not state it matches none).',
     expected: `one of ${AUTH_TYPES.join(', ')}`,
     example: 'bearer',
   },

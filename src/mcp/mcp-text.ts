@@ -148,6 +148,9 @@ export const FACT_TEXT_BOUNDS = {
 } as const;
 
 const tokens = (n: number) => n.toLocaleString('en-US');
+/** A decision fact the provider's pages do not state (null). */
+const NOT_STATED = 'not stated';
+const yesNo = (value: boolean | null) => (value === null ? NOT_STATED : value ? 'yes' : 'no');
 
 /** A rate as `8/1m-input-tokens`, `0.3 + 2.9%/transaction`, with what it applies to. */
 function rateText(rate: Rate): string {
@@ -246,9 +249,9 @@ export function detailText({ tool }: ToolDetailResponse): string {
   const { cite } = citations;
   const from = priceFromText(tool.priceFrom);
   const facts = [
-    `Free tier: ${tool.freeTier ? 'yes' : 'no'}${cite(tool.sources?.freeTier ?? null)}`,
-    `OpenAI-compatible: ${tool.openaiCompatible ? 'yes' : 'no'}${cite(tool.sources?.openaiCompatible ?? null)}`,
-    `auth type: ${tool.authType}${cite(tool.sources?.auth ?? null)}`,
+    `Free tier: ${yesNo(tool.freeTier)}${cite(tool.sources?.freeTier ?? null)}`,
+    `OpenAI-compatible: ${yesNo(tool.openaiCompatible)}${cite(tool.sources?.openaiCompatible ?? null)}`,
+    `auth type: ${tool.authType ?? NOT_STATED}${cite(tool.sources?.auth ?? null)}`,
     ...(tool.contextTokens ? [`context: ${tokens(tool.contextTokens)} tokens${cite(contextSource(tool))}`] : []),
   ];
   const notConfirmed = unconfirmedFacts(tool).map((fact) => DECISION_FACT_NAMES[fact]);
@@ -294,7 +297,7 @@ export function compareText(comparison: CompareResponse): string {
     [
       `${tool.slug} — ${tool.name} [${tool.category}], ${tool.status}, popularity ${tool.popularity}`,
       `  Pricing: ${tool.pricing ?? 'unknown'}${tool.priceFrom ? ` · from ${priceFromText(tool.priceFrom)}` : ''}`,
-      `  Free tier: ${tool.freeTier ? 'yes' : 'no'} · OpenAI-compatible: ${tool.openaiCompatible ? 'yes' : 'no'} · auth: ${tool.authType}` +
+      `  Free tier: ${yesNo(tool.freeTier)} · OpenAI-compatible: ${yesNo(tool.openaiCompatible)} · auth: ${tool.authType ?? NOT_STATED}` +
         (tool.contextTokens ? ` · context: ${tokens(tool.contextTokens)} tokens` : ''),
       `  Rate limit: ${tool.rateLimit ?? 'unknown'}`,
       `  Latency: ${tool.latency ?? 'unknown'} · Max tokens: ${tool.maxTokens ?? 'none'}`,

@@ -158,12 +158,13 @@ describe('SearchIndex', () => {
     const index = build(catalog);
     const checks: Array<[Partial<ListingFilters>, (l: ListingDocument) => boolean]> = [
       ...categories.all.map(({ slug }) => [{ category: slug }, (l: ListingDocument) => l.category === slug] as [Partial<ListingFilters>, (l: ListingDocument) => boolean]),
-      [{ freeTier: true }, (l) => l.freeTier],
-      [{ openaiCompatible: false }, (l) => !l.openaiCompatible],
+      [{ freeTier: true }, (l) => l.freeTier === true],
+      // A listing that does not state it (null) matches neither true nor false.
+      [{ openaiCompatible: false }, (l) => l.openaiCompatible === false],
       [{ auth: 'header-key' }, (l) => l.authType === 'header-key'],
       [{ minContext: 1_000_000 }, (l) => (l.contextTokens ?? 0) >= 1_000_000],
       [{ sdk: 'go' }, (l) => l.sdkLanguages.includes('go')],
-      [{ category: 'llm', freeTier: true, sdk: 'python' }, (l) => l.category === 'llm' && l.freeTier && l.sdkLanguages.includes('python')],
+      [{ category: 'llm', freeTier: true, sdk: 'python' }, (l) => l.category === 'llm' && l.freeTier === true && l.sdkLanguages.includes('python')],
     ];
     for (const [filters, passes] of checks) {
       const browsed = index.browse({ ...NO_FILTERS, ...filters }, { limit: 1000 });

@@ -11,6 +11,8 @@ import { listingText } from '../../src/pages/listing/listing-messages';
 import { MESSAGES } from '../../src/pages/messages';
 import { PAGE_CSP } from '../../src/pages/page-errors.filter';
 import { RunningService, startService } from '../support/harness';
+import { fixtureListing, withUnsourced } from '../support/fixtures';
+import { PublishListingCommand } from '../../src/listings/write/commands/publish-listing/publish-listing.command';
 import { HTML_RULES } from './html-rules';
 
 /**
@@ -152,13 +154,19 @@ describe.each(EVERY_PAGE)('the %s page', (_name, path) => {
 describe('a listing page', () => {
   it('gives each fact every listing sources its source, and says so of one not yet confirmed, in both languages', async () => {
     const facts = (html: string) => html.slice(html.indexOf('id="agent-facts"'), html.indexOf('</dl>', html.indexOf('id="agent-facts"')));
-    const kling = facts(await (await get('/apis/kling')).text());
-    expect(kling.match(/not yet confirmed on the provider’s pages/g)).toHaveLength(1);
-    expect(kling).toContain('href="https://github.com/KwaiVGI/ComfyUI-KLingAI-API/blob/af14fd116f83c1d505edd77ca6c7412306412004/py/api/client.py"');
-    expect(facts(await (await get('/zh/apis/kling')).text()).match(/尚未在提供方的页面上核实/g)).toHaveLength(1);
-    // A search API is not asked whether it is OpenAI-compatible: that row is left out, not shown unconfirmed.
-    expect(facts(await (await get('/apis/serper')).text()).match(/not yet confirmed/g)).toHaveLength(2);
-    expect(facts(await (await get('/apis/serper')).text())).not.toContain(MESSAGES.en.openaiCompatible);
+    // Planted: the shipped content sources every decision fact it states.
+    await service.command(new PublishListingCommand(withUnsourced(fixtureListing('mathpix'), ['freeTier']), { actor: 'test' }));
+    const mathpix = facts(await (await get('/apis/mathpix')).text());
+    expect(mathpix.match(/not yet confirmed on the provider’s pages/g)).toHaveLength(1);
+    expect(mathpix).toContain('href="https://docs.mathpix.com/guides/authentication"');
+    expect(facts(await (await get('/zh/apis/mathpix')).text()).match(/尚未在提供方的页面上核实/g)).toHaveLength(1);
+    // Facts no page of the provider's states are shown as not stated, not as unconfirmed (Serper's free tier
+    // and scheme); a search API is not asked whether it is OpenAI-compatible: that row is left out.
+    const serper = facts(await (await get('/apis/serper')).text());
+    expect(serper).not.toContain('not yet confirmed');
+    expect(serper.match(new RegExp(MESSAGES.en.notStated, 'g'))).toHaveLength(2);
+    expect(facts(await (await get('/zh/apis/serper')).text()).match(new RegExp(MESSAGES.zh.notStated, 'g'))).toHaveLength(2);
+    expect(serper).not.toContain(MESSAGES.en.openaiCompatible);
     expect(facts(await (await get('/apis/openai')).text())).not.toContain('not yet confirmed');
   });
 
@@ -263,14 +271,15 @@ describe("a listing page's head", () => {
 });
 
 describe('the compare page', () => {
-  // OpenAI publishes rates, models and limits; Serper has none of them nor any source yet; Datadog has
-  // limits and one decision fact not yet confirmed.
+  // OpenAI publishes rates, models and limits; Serper has none of them and states none of the decision
+  // facts; Datadog has limits, and its authentication scheme is planted without its source.
   const IDS = 'openai,serper,datadog';
   const en = compareText('en');
   let answer: CompareResponse;
   let html: string;
   let zh: string;
   beforeAll(async () => {
+    await service.command(new PublishListingCommand(withUnsourced(fixtureListing('datadog'), ['auth']), { actor: 'test' }));
     answer = await api<CompareResponse>(`/api/v1/tools/compare?ids=${IDS}`);
     html = await page(`/compare?ids=${IDS}`);
     zh = await page(`/zh/compare?ids=${IDS}`);
@@ -344,16 +353,19 @@ describe('the compare page', () => {
       const cells = row(html, label);
       answer.compared.forEach((listing, i) => {
         const source = listing.sources?.[fact] ?? null;
+        const value = fact === 'auth' ? listing.authType : listing[fact];
         if (source) expect(cells[i]).toContain(`<a href="${source.url}" rel="nofollow noopener">Source</a> (checked <time datetime="${source.checked}">${source.checked}</time>)`);
+        else if (value === null) expect(cells[i]).toBe(en.notStated);
         else expect(cells[i]).toContain('<span class="source">not yet confirmed on the provider’s pages</span>');
       });
     }
-    // Serper's three facts are unconfirmed; Datadog's free tier has its source (its documentation repository).
-    expect(row(html, 'Free tier')[1]).toContain('not yet confirmed');
+    // Serper states none of the three (not stated, and so not unconfirmed); Datadog's scheme is stated
+    // without a source, and its free tier has its source (its documentation repository).
+    expect(row(html, 'Free tier')[1]).toBe(en.notStated);
+    expect(row(html, 'Authentication scheme')[2]).toContain('not yet confirmed');
     expect(row(html, 'Free tier')[2]).toContain('>Source</a>');
-    const unconfirmed = answer.compared.flatMap((listing) => facts.filter(([, fact]) => !listing.sources?.[fact]));
-    expect(unconfirmed).toHaveLength(3);
-    expect(html.match(/not yet confirmed on the provider’s pages/g)).toHaveLength(3);
+    expect(html.match(/not yet confirmed on the provider’s pages/g)).toHaveLength(1);
+    expect(html.match(new RegExp(`>${en.notStated}<`, 'g'))).toHaveLength(3);
   });
 
   it('reads in Chinese on the Chinese page', () => {
@@ -366,7 +378,8 @@ describe('the compare page', () => {
     expect(row(zh, '模型')[0]).toContain(`<a href="/zh/apis/openai#models">${answer.compared[0].models!.length} 个模型</a></div><div>最大上下文 1,050,000 token`);
     expect(row(zh, '速率限制（数值）')[0]).toContain('第一项：每分钟 1,000,000 token<span lang="en"> (build, gpt-6-astra)</span>');
     expect(row(zh, '模型')[1]).toContain('尚未记录。');
-    expect(zh.match(/尚未在提供方的页面上核实/g)).toHaveLength(3);
+    expect(zh.match(/尚未在提供方的页面上核实/g)).toHaveLength(1);
+    expect(zh.match(new RegExp(`>${zhm.notStated}<`, 'g'))).toHaveLength(3);
   });
 });
 

@@ -106,19 +106,27 @@ function lowestOf(rates: ReadonlyArray<{ unit: RateUnit; price: number; percent?
 /** What `unconfirmed` reads of a listing: its document or one of its views. */
 interface Confirmable {
   sources?: Partial<Record<DecisionFact, unknown>> | null;
+  freeTier: boolean | null;
+  openaiCompatible: boolean | null;
+  authType: string | null;
   contextTokens: number | null;
   models?: ReadonlyArray<{ contextTokens: number | null }> | null;
 }
 
 /**
- * Whether no page of the provider's confirms a decision fact of the listing yet: it has no source for it.
- * A context window is confirmed by the source of the model that gives it, too; a listing without one has
- * none to confirm. Written once for check:content, llms-full.txt and the MCP text.
+ * Whether no page of the provider's confirms a decision fact the listing states: it has no source for it.
+ * A fact not stated (null) has nothing to confirm. A context window is confirmed by the source of the model
+ * that gives it, too. Written once for check:content, llms-full.txt and the MCP text.
  */
 export function unconfirmed(listing: Confirmable, fact: DecisionFact): boolean {
   if (listing.sources?.[fact]) return false;
-  if (fact !== 'contextTokens') return true;
-  return listing.contextTokens !== null && !(listing.models ?? []).some((model) => model.contextTokens !== null);
+  if (fact === 'contextTokens') return listing.contextTokens !== null && !(listing.models ?? []).some((model) => model.contextTokens !== null);
+  return stated(listing, fact) !== null;
+}
+
+/** The value a listing states for a decision fact, or null where it states none. */
+export function stated(listing: Confirmable, fact: DecisionFact): boolean | string | number | null {
+  return fact === 'auth' ? listing.authType : listing[fact];
 }
 
 /** The decision facts of the listing that no page of the provider's confirms yet, in DECISION_FACTS' order. */

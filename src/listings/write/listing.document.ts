@@ -92,11 +92,22 @@ export class ListingDocumentDto {
   @Matches(/[\p{L}\p{N}]/u, { each: true, message: 'each item must contain a letter or a digit' })
   @ArrayUnique((alias: unknown) => (typeof alias === 'string' ? aliasKey(alias) : alias), { message: 'lists an alias twice (ignoring case, spaces and punctuation)' })
   aliases: string[];
-  /** Can a developer call the API without paying (a free tier, free credits that renew, or a free plan)? */
-  @IsBoolean({ message: 'must be true or false' }) freeTier: boolean;
+  /**
+   * The decision facts below are null when no page of the provider's states them: the directory leaves a
+   * fact out rather than guess it, and the listing's note says why.
+   *
+   * Can a developer call the API without paying (a free tier, free credits that renew, or a free plan)?
+   */
+  @ValidateIf((o: ListingDocumentDto) => o.freeTier !== null)
+  @IsBoolean({ message: 'must be true or false, or null (not stated)' })
+  freeTier: boolean | null;
   /** Does the API accept OpenAI's chat-completions wire format (an OpenAI client with another base URL)? */
-  @IsBoolean({ message: 'must be true or false' }) openaiCompatible: boolean;
-  @IsIn(AUTH_TYPES, { message: `must be one of ${AUTH_TYPES.join(', ')}` }) authType: AuthType;
+  @ValidateIf((o: ListingDocumentDto) => o.openaiCompatible !== null)
+  @IsBoolean({ message: 'must be true or false, or null (not stated)' })
+  openaiCompatible: boolean | null;
+  @ValidateIf((o: ListingDocumentDto) => o.authType !== null)
+  @IsIn(AUTH_TYPES, { message: `must be one of ${AUTH_TYPES.join(', ')}, or null (not stated)` })
+  authType: AuthType | null;
   /** Largest context, in tokens, of the models the listing names; null where the API has no context window. */
   @ValidateIf((o: ListingDocumentDto) => o.contextTokens !== null)
   @IsInt({ message: 'must be an integer number of tokens, or null' })

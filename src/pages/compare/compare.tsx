@@ -264,10 +264,10 @@ function ComparisonTable({ ctx, rows, names, categories }: { ctx: PageContext; r
             <Row label={t.description} rows={rows} cell={(row) => localDescription(ctx, row)} />
             <Row label={t.comparePriceFrom} rows={rows} cell={(row) => <PriceFromCell ctx={ctx} row={row} />} />
             <Row label={t.pricing} rows={rows} cell={(row) => <span {...en}>{row.pricing}</span>} />
-            <Row label={t.freeTierBadge} rows={rows} cell={(row) => <Sourced ctx={ctx} source={row.sources?.freeTier ?? null} required>{t.yesNo(row.freeTier)}</Sourced>} />
+            <Row label={t.freeTierBadge} rows={rows} cell={(row) => <Sourced ctx={ctx} source={row.sources?.freeTier ?? null} required={row.freeTier !== null}>{t.yesNo(row.freeTier)}</Sourced>} />
             <Row label={t.authentication} rows={rows} cell={(row) => <span {...en}>{row.auth.join('; ')}</span>} />
-            <Row label={t.authType} rows={rows} cell={(row) => <Sourced ctx={ctx} source={row.sources?.auth ?? null} required>{t.authTypes[row.authType]}</Sourced>} />
-            <Row label={t.openaiCompatible} rows={rows} cell={(row) => <Sourced ctx={ctx} source={row.sources?.openaiCompatible ?? null} required>{t.yesNo(row.openaiCompatible)}</Sourced>} />
+            <Row label={t.authType} rows={rows} cell={(row) => <Sourced ctx={ctx} source={row.sources?.auth ?? null} required={row.authType !== null}>{row.authType === null ? t.notStated : t.authTypes[row.authType]}</Sourced>} />
+            <Row label={t.openaiCompatible} rows={rows} cell={(row) => <Sourced ctx={ctx} source={row.sources?.openaiCompatible ?? null} required={row.openaiCompatible !== null}>{t.yesNo(row.openaiCompatible)}</Sourced>} />
             <Row label={t.rateLimit} rows={rows} cell={(row) => <span {...en}>{row.rateLimit}</span>} />
             <Row label={t.compareLimitsLabel} rows={rows} cell={(row) => <RateLimitsCell ctx={ctx} row={row} />} />
             <Row label={t.latency} rows={rows} cell={(row) => <span {...en}>{row.latency}</span>} />

@@ -12,9 +12,10 @@ import { listingText } from './listing-messages';
 type Source = z.infer<typeof sourceSchema>;
 
 /** A fact's source in a few words (the page and the day it was checked), or that none is confirmed yet. */
-function SourceMark({ ctx, source }: { ctx: PageContext; source: Source | null }) {
+/** A fact's source, or that none confirms it yet; nothing for a fact not stated (`stated` false). */
+function SourceMark({ ctx, source, stated = true }: { ctx: PageContext; source: Source | null; stated?: boolean }) {
   const t = listingText(ctx.lang);
-  if (!source) return <span class="src muted">{t.unconfirmedBrief}</span>;
+  if (!source) return stated ? <span class="src muted">{t.unconfirmedBrief}</span> : null;
   return (
     <span class="src">
       <ExternalLink url={source.url}>{t.sourceLink}</ExternalLink> <time datetime={source.checked}>{source.checked}</time>
@@ -66,9 +67,9 @@ function FreeTierFact({ ctx, tool, quota }: Props & { quota: Facts['freeQuota'] 
   const t = listingText(ctx.lang);
   return (
     <Fact name="freeTier" label={t.freeTier}>
-      {tool.freeTier ? t.freeYes : t.freeNo}
+      {tool.freeTier === null ? t.notStated : tool.freeTier ? t.freeYes : t.freeNo}
       {tool.freeTier && quota && <> · {t.quota(quota.amount.toLocaleString('en-US'), t.rateUnits[quota.unit] ?? quota.unit, quota.period)}</>}{' '}
-      <SourceMark ctx={ctx} source={tool.sources?.freeTier ?? null} />
+      <SourceMark ctx={ctx} source={tool.sources?.freeTier ?? null} stated={tool.freeTier !== null} />
     </Fact>
   );
 }
@@ -155,7 +156,7 @@ export function DecisionSummary({ ctx, tool }: Props) {
         <PriceFact ctx={ctx} price={price} />
         <FreeTierFact ctx={ctx} tool={tool} quota={freeQuota} />
         <Fact name="auth" label={t.authentication}>
-          {t.authTypes[tool.authType]} <SourceMark ctx={ctx} source={tool.sources?.auth ?? null} />
+          {tool.authType === null ? t.notStated : t.authTypes[tool.authType]} <SourceMark ctx={ctx} source={tool.sources?.auth ?? null} stated={tool.authType !== null} />
         </Fact>
         <RateLimitFact ctx={ctx} rateLimit={rateLimit} />
         {context && (

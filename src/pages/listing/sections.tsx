@@ -80,19 +80,19 @@ export function AgentFacts({ ctx, tool }: { ctx: PageContext; tool: ToolDetail }
         <dd>{tool.aliases.length === 0 ? t.none : tool.aliases.join(', ')}</dd>
         <dt>{t.freeTierBadge}</dt>
         <dd>
-          {t.yesNo(tool.freeTier)} <SourceNote ctx={ctx} source={tool.sources?.freeTier ?? null} required />
+          {t.yesNo(tool.freeTier)} <SourceNote ctx={ctx} source={tool.sources?.freeTier ?? null} required={tool.freeTier !== null} />
         </dd>
         {servesModels && (
           <>
             <dt>{t.openaiCompatible}</dt>
             <dd>
-              {t.yesNo(tool.openaiCompatible)} <SourceNote ctx={ctx} source={tool.sources?.openaiCompatible ?? null} required />
+              {t.yesNo(tool.openaiCompatible)} <SourceNote ctx={ctx} source={tool.sources?.openaiCompatible ?? null} required={tool.openaiCompatible !== null} />
             </dd>
           </>
         )}
         <dt>{t.authType}</dt>
         <dd>
-          {t.authTypes[tool.authType]} <SourceNote ctx={ctx} source={tool.sources?.auth ?? null} required />
+          {tool.authType === null ? t.notStated : t.authTypes[tool.authType]} <SourceNote ctx={ctx} source={tool.sources?.auth ?? null} required={tool.authType !== null} />
         </dd>
         {servesModels && (
           <>

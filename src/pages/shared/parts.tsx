@@ -110,7 +110,7 @@ function FactLabels({ ctx, item }: { ctx: PageContext; item: ToolSummary }) {
         </li>
       )}
       {item.freeTier && <li class="good">{t.freeTierBadge}</li>}
-      <li>{t.authTypes[item.authType] ?? item.authType}</li>
+      {item.authType !== null && <li>{t.authTypes[item.authType] ?? item.authType}</li>}
       {item.contextTokens !== null && <li>{t.cardContext(t.tokensInWords(item.contextTokens))}</li>}
       {lifecycle && lifecycle !== 'active' && <li class="warn">{t.lifecycleStatuses[lifecycle] ?? lifecycle}</li>}
       {item.liveness && <li class={item.liveness.state === 'ok' ? 'good' : 'warn'}>{t.liveStates[item.liveness.state]}</li>}
