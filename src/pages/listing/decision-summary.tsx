@@ -11,8 +11,10 @@ import { listingText } from './listing-messages';
 
 type Source = z.infer<typeof sourceSchema>;
 
-/** A fact's source in a few words (the page and the day it was checked), or that none is confirmed yet. */
-/** A fact's source, or that none confirms it yet; nothing for a fact not stated (`stated` false). */
+/**
+ * A fact's source in a few words (the page and the day it was checked), or that none confirms it yet;
+ * nothing for a fact not stated (`stated` false).
+ */
 function SourceMark({ ctx, source, stated = true }: { ctx: PageContext; source: Source | null; stated?: boolean }) {
   const t = listingText(ctx.lang);
   if (!source) return stated ? <span class="src muted">{t.unconfirmedBrief}</span> : null;
