@@ -182,6 +182,7 @@ describe('on planted defects', () => {
     edit(listing('together-ai'), (d) => delete d.aliases);
     edit(listing('xai-grok'), (d) => delete d.freeTier);
     edit(listing('replicate'), (d) => (d.authType = 'api-key'));
+    edit(listing('elevenlabs'), (d) => (d.freeTier = null));
     edit(listing('runway'), (d) => (d.sdkLanguages = ['python', 'cobol', 'curl']));
     edit(listing('google-gemini'), (d) => (d.contextTokens = 1048576.5));
     edit(listing('deepinfra'), (d) => (d.contextTokens = '128K'));
@@ -232,6 +233,7 @@ describe('on planted defects', () => {
     ['listings/together-ai.yaml', 'aliases', /must be a list/],
     ['listings/xai-grok.yaml', 'freeTier', /true or false/],
     ['listings/replicate.yaml', 'authType', /must be one of bearer, header-key, query-key, oauth, basic, signature/],
+    ['listings/elevenlabs.yaml', 'sources.freeTier', /gives a source for a fact the listing does not state \(freeTier is null\)/],
     ['listings/runway.yaml', 'sdkLanguages', /each item must be one of python, /],
     ['listings/google-gemini.yaml', 'contextTokens', /integer/],
     ['listings/deepinfra.yaml', 'contextTokens', /integer/],

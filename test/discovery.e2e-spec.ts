@@ -69,6 +69,7 @@ it('serves llms.txt in its format, with absolute links that resolve, and llms-fu
   expect(section('mathpix')).toContain("- Not yet confirmed on the provider's pages: free tier\n");
   expect(section('serper')).toContain('(free tier: not stated)');
   expect(section('serper')).toContain('- OpenAI-compatible chat completions: not stated');
+  expect(section('serper')).toContain('- Authentication (scheme not stated): ');
   expect(section('serper')).not.toContain('Not yet confirmed');
   expect(section('kling')).not.toContain('Not yet confirmed');
   // OpenAI's context comes from its models, each with its source.

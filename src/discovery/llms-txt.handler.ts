@@ -83,7 +83,7 @@ export class GetLlmsTextHandler implements IQueryHandler<GetLlmsTextQuery, Store
         ...(tool.aliases.length > 0 ? [`- Also known as: ${tool.aliases.join(', ')}`] : []),
         `- Website: ${tool.website}; documentation: ${tool.docsUrl}`,
         `- Pricing: ${tool.pricing} (free tier: ${tool.freeTier === null ? 'not stated' : tool.freeTier ? 'yes' : 'no'})`,
-        `- Authentication${tool.authType === null ? '' : ` (${tool.authType})`}: ${tool.auth.join('; ')}`,
+        `- Authentication (${tool.authType ?? 'scheme not stated'}): ${tool.auth.join('; ')}`,
         ...(tool.rateLimit ? [`- Rate limit: ${tool.rateLimit}`] : []),
         ...(tool.maxTokens ? [`- Context: ${tool.maxTokens}`] : []),
         `- OpenAI-compatible chat completions: ${tool.openaiCompatible === null ? 'not stated' : tool.openaiCompatible ? 'yes' : 'no'}`,

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import type { ErrorEntryDocument } from '../../error-reference/write/error-entry.document';
 import type { ModelEntryDocument } from '../../models/write/model-entry.document';
-import { unconfirmedFacts } from '../../listings/write/listing-facts';
+import { stated, unconfirmedFacts } from '../../listings/write/listing-facts';
 import { type ListingDocument } from '../../listings/write/listing.document';
 import { aliasKey, type SdkLanguage } from '../../contract/vocabulary';
 import type { ContentProblem, LoadedListing } from './content-files';
@@ -599,6 +599,12 @@ export function sdkLanguageOf(sdk: string): SdkLanguage | undefined {
 function checkFacts(listing: ListingDocument, report: Report): void {
   if (listing.maxTokens === null && listing.contextTokens !== null) report('contextTokens', 'must be null when maxTokens is null (the API has no context window)');
   if (listing.maxTokens !== null && listing.contextTokens === null) report('contextTokens', `must give the largest context in tokens (maxTokens says '${listing.maxTokens}')`);
+  // A fact left out (null, not stated) has nothing a source could confirm: a source there says the fact is known.
+  for (const fact of ['auth', 'freeTier', 'openaiCompatible'] as const) {
+    if (stated(listing, fact) === null && listing.sources?.[fact]) {
+      report(`sources.${fact}`, `gives a source for a fact the listing does not state (${fact === 'auth' ? 'authType' : fact} is null): state the fact, or drop its source`);
+    }
+  }
   const derived = new Set<SdkLanguage>();
   listing.sdks.forEach((sdk, i) => {
     const language = sdkLanguageOf(sdk);
