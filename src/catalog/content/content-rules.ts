@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import type { ErrorEntryDocument } from '../../error-reference/write/error-entry.document';
 import type { ModelEntryDocument } from '../../models/write/model-entry.document';
-import { stated, unconfirmedFacts } from '../../listings/write/listing-facts';
+import { DECISION_FACT_FIELDS, stated, unconfirmedFacts } from '../../listings/write/listing-facts';
 import { type ListingDocument } from '../../listings/write/listing.document';
-import { aliasKey, type SdkLanguage } from '../../contract/vocabulary';
+import { aliasKey, DECISION_FACTS, type SdkLanguage } from '../../contract/vocabulary';
 import type { ContentProblem, LoadedListing } from './content-files';
 import { STALE_AFTER_DAYS } from '../../contract/listing-facts';
 import { FieldProblem, hasHan } from '../../contract/validation';
@@ -136,15 +136,8 @@ export function recheckRule(listing: ListingDocument, previous: ListingDocument 
   compare('prices.source', listing.prices, previous.prices, withRates(listing.prices?.source, listing.prices?.rates), withRates(previous.prices?.source, previous.prices?.rates));
   compare('rateLimits.source', listing.rateLimits, previous.rateLimits, [listing.rateLimits?.source], [previous.rateLimits?.source]);
   compare('lifecycle.source', listing.lifecycle, previous.lifecycle, [listing.lifecycle?.source], [previous.lifecycle?.source]);
-  const facts = {
-    auth: (l: ListingDocument) => l.authType,
-    freeTier: (l: ListingDocument) => l.freeTier,
-    openaiCompatible: (l: ListingDocument) => l.openaiCompatible,
-    contextTokens: (l: ListingDocument) => l.contextTokens,
-  };
-  for (const [fact, value] of Object.entries(facts)) {
-    const name = fact as keyof typeof facts;
-    compare(`sources.${name}`, value(listing), value(previous), [listing.sources?.[name]], [previous.sources?.[name]]);
+  for (const fact of DECISION_FACTS) {
+    compare(`sources.${fact}`, stated(listing, fact), stated(previous, fact), [listing.sources?.[fact]], [previous.sources?.[fact]]);
   }
   return problems;
 }
@@ -600,9 +593,10 @@ function checkFacts(listing: ListingDocument, report: Report): void {
   if (listing.maxTokens === null && listing.contextTokens !== null) report('contextTokens', 'must be null when maxTokens is null (the API has no context window)');
   if (listing.maxTokens !== null && listing.contextTokens === null) report('contextTokens', `must give the largest context in tokens (maxTokens says '${listing.maxTokens}')`);
   // A fact left out (null, not stated) has nothing a source could confirm: a source there says the fact is known.
-  for (const fact of ['auth', 'freeTier', 'openaiCompatible'] as const) {
+  // (A null context says the API has none, which a page may well state.)
+  for (const fact of DECISION_FACTS.filter((f) => f !== 'contextTokens')) {
     if (stated(listing, fact) === null && listing.sources?.[fact]) {
-      report(`sources.${fact}`, `gives a source for a fact the listing does not state (${fact === 'auth' ? 'authType' : fact} is null): state the fact, or drop its source`);
+      report(`sources.${fact}`, `gives a source for a fact the listing does not state (${DECISION_FACT_FIELDS[fact]} is null): state the fact, or drop its source`);
     }
   }
   const derived = new Set<SdkLanguage>();

@@ -124,9 +124,17 @@ export function unconfirmed(listing: Confirmable, fact: DecisionFact): boolean {
   return stated(listing, fact) !== null;
 }
 
+/** The field of a listing that states each decision fact (the `auth` fact is stated by `authType`). */
+export const DECISION_FACT_FIELDS = {
+  auth: 'authType',
+  freeTier: 'freeTier',
+  openaiCompatible: 'openaiCompatible',
+  contextTokens: 'contextTokens',
+} as const satisfies Record<DecisionFact, keyof Confirmable>;
+
 /** The value a listing states for a decision fact, or null where it states none. */
 export function stated(listing: Confirmable, fact: DecisionFact): boolean | string | number | null {
-  return fact === 'auth' ? listing.authType : listing[fact];
+  return listing[DECISION_FACT_FIELDS[fact]];
 }
 
 /** The decision facts of the listing that no page of the provider's confirms yet, in DECISION_FACTS' order. */
