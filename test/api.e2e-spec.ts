@@ -1,10 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
 import { PublishListingCommand } from '../src/listings/write/commands/publish-listing/publish-listing.command';
-import { parseListing } from '../src/listings/write/listing.document';
 import { ReadModels } from '../src/projections/read-models.service';
 import { getJson, RunningService, startService } from './support/harness';
-import { FIXTURES } from './support/fixtures';
+import { fixtureListing, FIXTURES } from './support/fixtures';
 
 let service: RunningService;
 let url: (path: string) => string;
@@ -310,7 +307,7 @@ describe('GET /api/v1/errors', () => {
     expect(await link('vercel')).toBeNull();
     expect((await getJson(url('/api/v1/errors?provider=openai&status=401'))).body.errors[0].rateLimitsUrl).toBeNull();
     // Once Vercel's listing gives them, its 429 entry links there.
-    const vercel = parseListing(parse(readFileSync('fixtures/listings/vercel.yaml', 'utf8'))).listing!;
+    const vercel = fixtureListing('vercel');
     const source = { url: 'https://vercel.com/docs/limits', checked: vercel.lastUpdated, quote: null, offDomainReason: null };
     await service.command(new PublishListingCommand({ ...vercel, rateLimits: { limits: [], headers: ['x-ratelimit-limit'], source } }, { actor: 'editor' }));
     expect(await link('vercel')).toBe('/api/v1/tools/vercel');

@@ -9,13 +9,13 @@ import { WithdrawErrorEntryCommand } from '../src/error-reference/write/commands
 import { ErrorEntryDocument, errorEntryId, parseErrorEntry } from '../src/error-reference/write/error-entry.document';
 import { PublishListingCommand } from '../src/listings/write/commands/publish-listing/publish-listing.command';
 import { WithdrawListingCommand } from '../src/listings/write/commands/withdraw-listing/withdraw-listing.command';
-import { ListingDocument, parseListing } from '../src/listings/write/listing.document';
+import type { ListingDocument } from '../src/listings/write/listing.document';
 import { EventStore } from '../src/event-store/event-store.service';
 import { ProjectionRunner } from '../src/projections/projection-runner.service';
 import { ProjectionWait } from '../src/projections/projection-wait';
 import { parseFeed } from './support/atom';
 import { getJson, RunningService, startService } from './support/harness';
-import { FIXTURES } from './support/fixtures';
+import { fixtureListing, FIXTURES } from './support/fixtures';
 
 interface Change {
   cursor: string;
@@ -40,7 +40,7 @@ beforeAll(async () => {
 });
 afterAll(() => service?.close());
 
-const listing = (slug: string): ListingDocument => parseListing(parse(readFileSync(`fixtures/listings/${slug}.yaml`, 'utf8'))).listing!;
+const listing = (slug: string): ListingDocument => fixtureListing(slug);
 const errorEntry = (file: string): ErrorEntryDocument => parseErrorEntry(parse(readFileSync(`fixtures/errors/${file}.yaml`, 'utf8'))).entry!;
 
 async function changesPage(params: Record<string, string>) {

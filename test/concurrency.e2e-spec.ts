@@ -1,22 +1,21 @@
 import { CommandBus } from '@nestjs/cqrs';
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
 import { CommandResult, DocumentCommands } from '../src/event-store/command-runner';
 import { NewEvent, StoredEvent } from '../src/event-store/event-envelope';
 import { EventStore } from '../src/event-store/event-store.service';
 import { PublishListingCommand } from '../src/listings/write/commands/publish-listing/publish-listing.command';
 import { LISTING_AGGREGATE, listingAggregate } from '../src/listings/write/listing.aggregate';
-import { ListingDocument, parseListing } from '../src/listings/write/listing.document';
+import type { ListingDocument } from '../src/listings/write/listing.document';
 import { RedisConnection } from '../src/redis/redis-connection';
 import { ProjectionWait } from '../src/projections/projection-wait';
 import { getJson, RunningService, startService } from './support/harness';
+import { fixtureListing } from './support/fixtures';
 
 let service: RunningService;
 let bus: CommandBus;
 let store: EventStore;
 
 function fixture(slug: string): ListingDocument {
-  return parseListing(parse(readFileSync(`fixtures/listings/${slug}.yaml`, 'utf8'))).listing!;
+  return fixtureListing(slug);
 }
 
 beforeAll(async () => {

@@ -1,10 +1,8 @@
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
 import { EventStore } from '../src/event-store/event-store.service';
 import { LISTING_REVISED } from '../src/listings/write/events/listing-events';
-import { parseListing } from '../src/listings/write/listing.document';
 import { getJson, RunningService, startService } from './support/harness';
 import { rawExchange } from './support/raw-http';
+import { fixtureListing } from './support/fixtures';
 
 /**
  * GET /metrics in the Prometheus text format: requests and latency by route pattern and status, the
@@ -88,7 +86,7 @@ it('counts rate-limited requests by budget, and requests refused before routing'
 it('reports the projection lag in events and in seconds, and the process metrics', async () => {
   expect((await scrape()).get('directory_projection_lag_events')).toBe(0);
   const store = service.app.get(EventStore);
-  const openai = parseListing(parse(readFileSync('fixtures/listings/openai.yaml', 'utf8'))).listing!;
+  const openai = fixtureListing('openai');
   await store.append('listing', 'openai', 1, [{ type: LISTING_REVISED, data: { document: { ...openai, latency: 'revised' }, changedFields: ['latency'] } }], 'editor');
   // The process learns the lag from its background check (every second); the event then waits on.
   // Its age in seconds grows while it waits: a second or more is reported once a second has passed.

@@ -1,13 +1,11 @@
 import { Logger } from '@nestjs/common';
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
 import { EventStore } from '../src/event-store/event-store.service';
 import { LISTING_REVISED } from '../src/listings/write/events/listing-events';
-import { parseListing } from '../src/listings/write/listing.document';
 import { GenerationProjector } from '../src/projections/generation-projector';
 import { retryPause } from '../src/projections/projection-failures';
 import { RedisConnection } from '../src/redis/redis-connection';
 import { getJson, RunningService, startService } from './support/harness';
+import { fixtureListing } from './support/fixtures';
 
 /**
  * An event the projector cannot apply (an unknown type, written by a newer version of the service) stops
@@ -39,7 +37,7 @@ it('stops at an event it cannot apply: backs off, says so once, keeps its memory
   const loads = jest.spyOn(GenerationProjector.prototype, 'load');
   try {
     const [poison] = await store.append('listing', 'from-the-future', 0, [{ type: 'ListingTeleported', data: {} }], 'newer-service');
-    const openai = parseListing(parse(readFileSync('fixtures/listings/openai.yaml', 'utf8'))).listing!;
+    const openai = fixtureListing('openai');
     await store.append('listing', 'openai', 1, [{ type: LISTING_REVISED, data: { document: { ...openai, latency: 'after the poison' }, changedFields: ['latency'] } }], 'editor');
 
     const stuck = await until(() => getJson(`${service.baseUrl}/readyz`), (r) => r.status === 503);

@@ -11,7 +11,6 @@ import { PublishErrorEntryCommand } from '../src/error-reference/write/commands/
 import { parseErrorEntry } from '../src/error-reference/write/error-entry.document';
 import { PublishListingCommand } from '../src/listings/write/commands/publish-listing/publish-listing.command';
 import { WithdrawListingCommand } from '../src/listings/write/commands/withdraw-listing/withdraw-listing.command';
-import { parseListing } from '../src/listings/write/listing.document';
 import { GenerationProjector } from '../src/projections/generation-projector';
 import { Generations } from '../src/projections/generations';
 import { ProjectionRunner } from '../src/projections/projection-runner.service';
@@ -21,6 +20,7 @@ import { ReadModelChanges } from '../src/projections/read-model-changes';
 import { RedisConnection } from '../src/redis/redis-connection';
 import { commandsDuring, REDIS_URL, RunningService, startService, testConfig } from './support/harness';
 import { dumpGeneration } from './support/read-model-dump';
+import { fixtureListing } from './support/fixtures';
 
 /**
  * A rebuild renders every listing once from the newest event of each aggregate: it must write the very
@@ -179,7 +179,7 @@ it('a runner far behind builds a generation, then goes on event by event from th
     // Then changes it applies event by event, each needing what the build left in memory: a listing
     // others show (their details are re-rendered), one that tops its category (comparisons filled from
     // it), a withdrawal, and an error entry (its provider's detail).
-    const listing = (slug: string) => parseListing(parse(readFileSync(`fixtures/listings/${slug}.yaml`, 'utf8'))).listing!;
+    const listing = fixtureListing;
     const anthropic = listing('anthropic');
     await bus.execute(new PublishListingCommand({ ...anthropic, description: `${anthropic.description} Revised after the build.` }, { actor: 'test' }));
     await bus.execute(new PublishListingCommand({ ...listing('pinecone'), popularity: 100 }, { actor: 'test' }));

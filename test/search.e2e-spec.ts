@@ -1,13 +1,11 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { Redis } from 'ioredis';
-import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
 import { PublishListingCommand } from '../src/listings/write/commands/publish-listing/publish-listing.command';
-import { parseListing } from '../src/listings/write/listing.document';
 import { ProjectionWait } from '../src/projections/projection-wait';
 import { RedisConnection } from '../src/redis/redis-connection';
 import { EventStore } from '../src/event-store/event-store.service';
 import { commandsDuring, getJson, RunningService, startService } from './support/harness';
+import { fixtureListing } from './support/fixtures';
 
 let service: RunningService;
 const search = async (params: Record<string, string>) =>
@@ -185,7 +183,7 @@ describe('ranking rules', () => {
     const before = await Promise.all(queries.map((q) => search({ q, limit: '10' })));
     const bus = service.app.get(CommandBus);
     for (const slug of ['cartesia', 'chroma', 'paddle', 'scrapingbee', 'vast-ai']) {
-      const listing = parseListing(parse(readFileSync(`fixtures/listings/${slug}.yaml`, 'utf8'))).listing!;
+      const listing = fixtureListing(slug);
       expect((await bus.execute(new PublishListingCommand({ ...listing, sponsored: true }, { actor: 'test' }))).outcome).toBe('revised');
     }
     const last = await service.app.get(EventStore).lastPosition();
