@@ -65,6 +65,10 @@ export const DECISION_FACTS = ['auth', 'freeTier', 'openaiCompatible', 'contextT
 export type DecisionFact = (typeof DECISION_FACTS)[number];
 /** Each decision fact as prose names it (llms-full.txt, the MCP text). */
 export const DECISION_FACT_NAMES: Record<DecisionFact, string> = { auth: 'authentication', freeTier: 'free tier', openaiCompatible: 'OpenAI compatibility', contextTokens: 'context' };
+/** A decision fact no page of the provider's states (null), as prose says it. */
+export const NOT_STATED = 'not stated';
+/** A yes-or-no decision fact as prose says it (llms-full.txt, the MCP text). */
+export const yesNoText = (value: boolean | null): string => (value === null ? NOT_STATED : value ? 'yes' : 'no');
 
 export const QUOTA_PERIODS = ['once', 'day', 'month', 'year'] as const;
 export const LIMIT_METRICS = ['requests', 'tokens', 'input-tokens', 'output-tokens', 'characters', 'images', 'pages', 'emails', 'searches', 'audio-seconds', 'concurrent-requests'] as const;

@@ -4,7 +4,7 @@ import { NO_FILTERS } from '../contract/listing-filters';
 import type { ToolSummary } from '../contract/listing-views';
 import { FILTER_LIST } from '../contract/listing-filters';
 import type { ToolDetailResponse } from '../contract/responses';
-import { DECISION_FACT_NAMES } from '../contract/vocabulary';
+import { DECISION_FACT_NAMES, NOT_STATED, yesNoText } from '../contract/vocabulary';
 import { unconfirmedFacts } from '../listings/write/listing-facts';
 import { ReadModels } from '../projections/read-models.service';
 import { ResponseCache } from '../projections/response-cache';
@@ -82,11 +82,11 @@ export class GetLlmsTextHandler implements IQueryHandler<GetLlmsTextQuery, Store
         `- Category: ${tool.category}${tool.categoryCn ? ` (${tool.categoryCn})` : ''}; status: ${tool.status}; facts checked ${tool.lastUpdated}`,
         ...(tool.aliases.length > 0 ? [`- Also known as: ${tool.aliases.join(', ')}`] : []),
         `- Website: ${tool.website}; documentation: ${tool.docsUrl}`,
-        `- Pricing: ${tool.pricing} (free tier: ${tool.freeTier === null ? 'not stated' : tool.freeTier ? 'yes' : 'no'})`,
-        `- Authentication (${tool.authType ?? 'scheme not stated'}): ${tool.auth.join('; ')}`,
+        `- Pricing: ${tool.pricing} (free tier: ${yesNoText(tool.freeTier)})`,
+        `- Authentication (${tool.authType ?? `scheme ${NOT_STATED}`}): ${tool.auth.join('; ')}`,
         ...(tool.rateLimit ? [`- Rate limit: ${tool.rateLimit}`] : []),
         ...(tool.maxTokens ? [`- Context: ${tool.maxTokens}`] : []),
-        `- OpenAI-compatible chat completions: ${tool.openaiCompatible === null ? 'not stated' : tool.openaiCompatible ? 'yes' : 'no'}`,
+        `- OpenAI-compatible chat completions: ${yesNoText(tool.openaiCompatible)}`,
         ...unconfirmedLine(tool),
         `- SDKs: ${tool.sdks.join(', ')}`,
         `- Endpoints: ${tool.endpoints.join(', ')}`,

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { lifecycleSchema, modelSchema, rateLimitsSchema, rateSchema, sourceSchema } from '../contract/listing-facts';
 import type { ComparisonRow, ToolDetail, ToolSummary } from '../contract/listing-views';
 import { unconfirmedFacts } from '../listings/write/listing-facts';
-import { DECISION_FACT_NAMES } from '../contract/vocabulary';
+import { DECISION_FACT_NAMES, NOT_STATED, yesNoText } from '../contract/vocabulary';
 import type { CategoriesResponse, CompareResponse, ErrorsResponse, ListResponse, SearchResponse, ToolDetailResponse } from '../contract/responses';
 
 /**
@@ -148,9 +148,6 @@ export const FACT_TEXT_BOUNDS = {
 } as const;
 
 const tokens = (n: number) => n.toLocaleString('en-US');
-/** A decision fact the provider's pages do not state (null). */
-const NOT_STATED = 'not stated';
-const yesNo = (value: boolean | null) => (value === null ? NOT_STATED : value ? 'yes' : 'no');
 
 /** A rate as `8/1m-input-tokens`, `0.3 + 2.9%/transaction`, with what it applies to. */
 function rateText(rate: Rate): string {
@@ -249,8 +246,8 @@ export function detailText({ tool }: ToolDetailResponse): string {
   const { cite } = citations;
   const from = priceFromText(tool.priceFrom);
   const facts = [
-    `Free tier: ${yesNo(tool.freeTier)}${cite(tool.sources?.freeTier ?? null)}`,
-    `OpenAI-compatible: ${yesNo(tool.openaiCompatible)}${cite(tool.sources?.openaiCompatible ?? null)}`,
+    `Free tier: ${yesNoText(tool.freeTier)}${cite(tool.sources?.freeTier ?? null)}`,
+    `OpenAI-compatible: ${yesNoText(tool.openaiCompatible)}${cite(tool.sources?.openaiCompatible ?? null)}`,
     `auth type: ${tool.authType ?? NOT_STATED}${cite(tool.sources?.auth ?? null)}`,
     ...(tool.contextTokens ? [`context: ${tokens(tool.contextTokens)} tokens${cite(contextSource(tool))}`] : []),
   ];
@@ -297,7 +294,7 @@ export function compareText(comparison: CompareResponse): string {
     [
       `${tool.slug} — ${tool.name} [${tool.category}], ${tool.status}, popularity ${tool.popularity}`,
       `  Pricing: ${tool.pricing ?? 'unknown'}${tool.priceFrom ? ` · from ${priceFromText(tool.priceFrom)}` : ''}`,
-      `  Free tier: ${yesNo(tool.freeTier)} · OpenAI-compatible: ${yesNo(tool.openaiCompatible)} · auth: ${tool.authType ?? NOT_STATED}` +
+      `  Free tier: ${yesNoText(tool.freeTier)} · OpenAI-compatible: ${yesNoText(tool.openaiCompatible)} · auth: ${tool.authType ?? NOT_STATED}` +
         (tool.contextTokens ? ` · context: ${tokens(tool.contextTokens)} tokens` : ''),
       `  Rate limit: ${tool.rateLimit ?? 'unknown'}`,
       `  Latency: ${tool.latency ?? 'unknown'} · Max tokens: ${tool.maxTokens ?? 'none'}`,
