@@ -6,7 +6,7 @@ import { isRetiring } from '../../listings/write/listing-facts';
 import { comparePath, PAGE_PATHS } from '../page-paths';
 import { itemList } from '../shared/json-ld';
 import { absolute, href, Layout, PageContext } from '../shared/layout';
-import { amountText, english, localCategory, localDescription, localName, SourceNote, Wide } from '../shared/parts';
+import { amountText, authTypeText, english, localCategory, localDescription, localName, SourceNote, Wide } from '../shared/parts';
 import { compareText } from './compare-messages';
 
 type Gone = CompareResponse['gone'][number];
@@ -266,7 +266,7 @@ function ComparisonTable({ ctx, rows, names, categories }: { ctx: PageContext; r
             <Row label={t.pricing} rows={rows} cell={(row) => <span {...en}>{row.pricing}</span>} />
             <Row label={t.freeTierBadge} rows={rows} cell={(row) => <Sourced ctx={ctx} source={row.sources?.freeTier ?? null} required={row.freeTier !== null}>{t.yesNo(row.freeTier)}</Sourced>} />
             <Row label={t.authentication} rows={rows} cell={(row) => <span {...en}>{row.auth.join('; ')}</span>} />
-            <Row label={t.authType} rows={rows} cell={(row) => <Sourced ctx={ctx} source={row.sources?.auth ?? null} required={row.authType !== null}>{row.authType === null ? t.notStated : t.authTypes[row.authType]}</Sourced>} />
+            <Row label={t.authType} rows={rows} cell={(row) => <Sourced ctx={ctx} source={row.sources?.auth ?? null} required={row.authType !== null}>{authTypeText(ctx, row.authType)}</Sourced>} />
             <Row label={t.openaiCompatible} rows={rows} cell={(row) => <Sourced ctx={ctx} source={row.sources?.openaiCompatible ?? null} required={row.openaiCompatible !== null}>{t.yesNo(row.openaiCompatible)}</Sourced>} />
             <Row label={t.rateLimit} rows={rows} cell={(row) => <span {...en}>{row.rateLimit}</span>} />
             <Row label={t.compareLimitsLabel} rows={rows} cell={(row) => <RateLimitsCell ctx={ctx} row={row} />} />

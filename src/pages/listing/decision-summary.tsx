@@ -4,7 +4,7 @@ import type { sourceSchema } from '../../contract/listing-facts';
 import type { ToolDetail } from '../../contract/listing-views';
 import { PAGE_PATHS } from '../page-paths';
 import { href, PageContext } from '../shared/layout';
-import { ExternalLink } from '../shared/parts';
+import { authTypeText, ExternalLink } from '../shared/parts';
 import { DecisionFacts, decisionFacts, listingRetiring, NamedModel, retiringModels } from './decision';
 import { rateText } from './facts-as-data';
 import { listingText } from './listing-messages';
@@ -158,7 +158,7 @@ export function DecisionSummary({ ctx, tool }: Props) {
         <PriceFact ctx={ctx} price={price} />
         <FreeTierFact ctx={ctx} tool={tool} quota={freeQuota} />
         <Fact name="auth" label={t.authentication}>
-          {tool.authType === null ? t.notStated : t.authTypes[tool.authType]} <SourceMark ctx={ctx} source={tool.sources?.auth ?? null} stated={tool.authType !== null} />
+          {authTypeText(ctx, tool.authType)} <SourceMark ctx={ctx} source={tool.sources?.auth ?? null} stated={tool.authType !== null} />
         </Fact>
         <RateLimitFact ctx={ctx} rateLimit={rateLimit} />
         {context && (

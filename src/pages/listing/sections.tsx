@@ -1,7 +1,7 @@
 import type { ToolDetail } from '../../contract/listing-views';
 import { comparePath, PAGE_PATHS } from '../page-paths';
 import { href, PageContext } from '../shared/layout';
-import { CodeBlock, english, Inline, localDescription, localName, Popularity, SourceNote, TextList, Wide } from '../shared/parts';
+import { authTypeText, CodeBlock, english, Inline, localDescription, localName, Popularity, SourceNote, TextList, Wide } from '../shared/parts';
 import { Lifecycle, Models, Prices, RateLimits } from './facts-as-data';
 import { LivenessView } from './liveness';
 import { listingText } from './listing-messages';
@@ -92,7 +92,7 @@ export function AgentFacts({ ctx, tool }: { ctx: PageContext; tool: ToolDetail }
         )}
         <dt>{t.authType}</dt>
         <dd>
-          {tool.authType === null ? t.notStated : t.authTypes[tool.authType]} <SourceNote ctx={ctx} source={tool.sources?.auth ?? null} required={tool.authType !== null} />
+          {authTypeText(ctx, tool.authType)} <SourceNote ctx={ctx} source={tool.sources?.auth ?? null} required={tool.authType !== null} />
         </dd>
         {servesModels && (
           <>

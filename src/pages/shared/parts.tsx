@@ -2,6 +2,7 @@ import type { ComponentChildren } from 'preact';
 import type { z } from 'zod';
 import type { sourceSchema } from '../../contract/listing-facts';
 import type { ToolSummary } from '../../contract/listing-views';
+import type { AuthType } from '../../contract/vocabulary';
 import { comparePath, PAGE_PATHS } from '../page-paths';
 import { href, PageContext } from './layout';
 
@@ -25,6 +26,11 @@ export function localCategory(ctx: PageContext, item: { category: string; catego
  * The listings' prose beyond names and descriptions (pricing, features, tips...) is written in English
  * only: on a Chinese page it says so (`lang="en"`), for screen readers and translation tools.
  */
+/** A listing's authentication scheme in the page's language, or that the provider's pages do not state one. */
+export function authTypeText(ctx: PageContext, authType: AuthType | null): string {
+  return authType === null ? ctx.t.notStated : ctx.t.authTypes[authType];
+}
+
 export function english(ctx: PageContext): { lang?: string } {
   return ctx.lang === 'zh' ? { lang: 'en' } : {};
 }
